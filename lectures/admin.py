@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest, JsonResponse
+from django.urls import path
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from lectures.models import CoursePage, Lecture, Section
+from lectures.rendering import RenderError, render_markdown
+from lectures.services import section_save_staff_edit, section_url
+
+PREVIEW_JS = "lectures/admin_preview.js"
+
+
+class PreviewMixin:
+    """Adds a live Markdown preview (server-rendered, same pipeline as the import) to the form."""
+
+    preview_field = "body_md"
+
+    class Media:
+        js = (PREVIEW_JS,)
+        css = {"all": ("lectures/pygments.css", "lectures/lectures.css")}
+
+    def get_urls(self):
+        name = f"{self.model._meta.app_label}_{self.model._meta.model_name}_preview"
+        extra = [path("preview/", self.admin_site.admin_view(self.preview_view), name=name)]
+        return extra + super().get_urls()
+
+    def preview_view(self, request: HttpRequest) -> JsonResponse:
+        if request.method != "POST":
+            return JsonResponse({"error": "POST only"}, status=405)
+        try:
+            html = render_markdown(request.POST.get("markdown", ""), link=section_url).html
+        except RenderError as exc:
+            return JsonResponse({"error": f"line {exc.line}: {exc}"}, status=400)
+        return JsonResponse({"html": html})
+
+    @admin.display(description=_("预览"))
+    def preview(self, obj) -> str:
+        html = getattr(obj, "body_html", "") if obj else ""
+        return format_html(
+            '<div class="md-preview" data-source="id_{}">{}</div>',
+            self.preview_field,
+            mark_safe(html),
+        )
+
+
+class SectionInline(admin.TabularInline):
+    model = Section
+    fields = ("number", "title", "edited_at")
+    readonly_fields = ("number", "title", "edited_at")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Lecture)
+class LectureAdmin(admin.ModelAdmin):
+    list_display = ("number", "title", "module", "imported_at")
+    readonly_fields = ("source_path", "imported_at")
+    inlines = [SectionInline]
+
+
+@admin.register(Section)
+class SectionAdmin(PreviewMixin, admin.ModelAdmin):
+    list_display = ("number", "title", "lecture", "edited_at")
+    list_filter = ("lecture",)
+    search_fields = ("number", "title", "search_body")
+    fields = ("lecture", "number", "title", "body_md", "preview", "edited_at", "edited_by")
+    readonly_fields = ("lecture", "number", "preview", "edited_at", "edited_by")
+
+    def save_model(self, request, obj: Section, form, change: bool) -> None:
+        section_save_staff_edit(section=obj, user=request.user)
+
+
+@admin.register(CoursePage)
+class CoursePageAdmin(PreviewMixin, admin.ModelAdmin):
+    list_display = ("slug", "title")
+    fields = ("slug", "title", "body_md", "preview")
+    readonly_fields = ("preview",)
+
+    def save_model(self, request, obj: CoursePage, form, change: bool) -> None:
+        obj.body_html = render_markdown(obj.body_md, link=section_url).html
+        obj.save()

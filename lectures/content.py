@@ -1,0 +1,228 @@
+"""Parse and validate content files (no database). A bad file raises ``ContentError`` naming the
+file and line; the import service only touches the database once a whole file parsed cleanly."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from lectures.rendering import RenderError, render_markdown
+
+HEADING_RE = re.compile(r"^(?P<hashes>#{1,6}) (?P<text>.+?)\s*$")
+NUMBERED_RE = re.compile(
+    r"^(?P<num>\d+\.\d+(?:\.\d+)?) (?P<title>.+?)(?: \{#(?P<anchor>[\w-]+)\})?$"
+)
+FENCE_RE = re.compile(r"^ *```")
+LINK_TARGET_RE = re.compile(r"\(sec:(?P<num>\d+\.\d+(?:\.\d+)?)\)")
+MD_ESCAPE_RE = re.compile(r"\\([\\`*_\[\]<>|#])")
+LECTURE_KEYS = {"number": int, "title": str, "module": str, "overview": str}
+PAGE_KEYS = {"slug": str, "title": str}
+
+
+class ContentError(ValueError):
+    def __init__(self, path: Path | str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.message = str(path), line, message
+
+
+@dataclass
+class ParsedSection:
+    number: str
+    title: str
+    body_md: str
+    line: int  # 1-based line of the heading in the file
+    headings: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return "sec-" + self.number.replace(".", "-")
+
+    @property
+    def level(self) -> int:
+        return self.number.count(".") + 1
+
+    @property
+    def parent_number(self) -> str | None:
+        return self.number.rsplit(".", 1)[0] if self.level == 3 else None
+
+    @property
+    def content_hash(self) -> str:
+        return section_hash(self.title, self.body_md)
+
+
+@dataclass
+class ParsedLecture:
+    path: Path
+    number: int
+    title: str
+    module: str
+    overview: str
+    intro_md: str
+    sections: list[ParsedSection]
+    content_hash: str
+
+
+@dataclass
+class ParsedPage:
+    path: Path
+    slug: str
+    title: str
+    body_md: str
+    content_hash: str
+    links: dict[str, int]  # "N.M" -> first line that links to it
+
+
+def section_hash(title: str, body_md: str) -> str:
+    return hashlib.sha256(f"{title}\n\0{body_md}".encode()).hexdigest()
+
+
+def plain_text(markdown_text: str) -> str:
+    """Searchable text: Markdown escapes and math delimiters dropped, whitespace collapsed."""
+    text = MD_ESCAPE_RE.sub(r"\1", markdown_text).replace("$", " ")
+    text = re.sub(r"^[ >#|-]*(```\w*)?", "", text, flags=re.M)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _read(path: Path) -> str:
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(path, raw[: exc.start].count(b"\n") + 1, "not valid UTF-8") from exc
+
+
+def split_front_matter(path: Path, text: str, keys: dict[str, type]) -> tuple[dict, list[str], int]:
+    """(front matter, body lines, 1-based line number of the first body line)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise ContentError(path, 1, "file must start with a '---' front matter block")
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise ContentError(path, 1, "front matter opened with '---' is never closed") from None
+    try:
+        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        raise ContentError(path, line, f"front matter is not valid YAML: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise ContentError(path, 2, "front matter must be a mapping of keys")
+    for key, kind in keys.items():
+        value = meta.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool) or value in ("", None):
+            raise ContentError(
+                path, _key_line(lines, key, end), f"front matter needs '{key}' ({kind.__name__})"
+            )
+    unknown = sorted(set(meta) - set(keys))
+    if unknown:
+        raise ContentError(
+            path, _key_line(lines, unknown[0], end), f"unknown front matter key '{unknown[0]}'"
+        )
+    return meta, lines[end + 1 :], end + 2
+
+
+def _key_line(lines: list[str], key: str, end: int) -> int:
+    for i in range(1, end):
+        if lines[i].startswith(f"{key}:"):
+            return i + 1
+    return 1
+
+
+def _check_renders(path: Path, md: str, first_line: int) -> None:
+    try:
+        render_markdown(md)
+    except RenderError as exc:
+        raise ContentError(path, first_line + exc.line - 1, str(exc)) from exc
+
+
+def _numbered_heading(
+    path: Path, lineno: int, hashes: str, text: str, lecture: int
+) -> ParsedSection | None:
+    m = NUMBERED_RE.match(text)
+    if len(hashes) == 2 and not m:
+        raise ContentError(path, lineno, "a '##' heading must be a section: '## N.M 标题'")
+    if not m or len(hashes) not in (2, 3):
+        return None
+    num = m["num"]
+    if len(hashes) != num.count(".") + 1:
+        raise ContentError(path, lineno, f"section {num} needs {'#' * (num.count('.') + 1)}")
+    if int(num.split(".")[0]) != lecture:
+        raise ContentError(path, lineno, f"section {num} does not belong to lecture {lecture}")
+    expected = "sec-" + num.replace(".", "-")
+    if m["anchor"] and m["anchor"] != expected:
+        raise ContentError(path, lineno, f"anchor {{#{m['anchor']}}} must be {{#{expected}}}")
+    return ParsedSection(number=num, title=m["title"], body_md="", line=lineno)
+
+
+def parse_lecture(path: Path) -> ParsedLecture:
+    text = _read(path)
+    meta, body, first = split_front_matter(path, text, LECTURE_KEYS)
+    number = meta["number"]
+    intro: list[str] = []
+    sections: list[ParsedSection] = []
+    current: list[str] = intro
+    seen: dict[str, int] = {}
+    in_fence = False
+    for offset, line in enumerate(body):
+        lineno = first + offset
+        if FENCE_RE.match(line):
+            in_fence = not in_fence
+        m = None if in_fence else HEADING_RE.match(line)
+        section = m and _numbered_heading(path, lineno, m["hashes"], m["text"], number)
+        if not section:
+            if m and sections:
+                sections[-1].headings.append(m["text"])
+            current.append(line)
+            continue
+        if section.number in seen:
+            raise ContentError(
+                path, lineno, f"section {section.number} already at line {seen[section.number]}"
+            )
+        if section.parent_number and section.parent_number not in seen:
+            raise ContentError(
+                path, lineno, f"section {section.number} comes before {section.parent_number}"
+            )
+        seen[section.number] = lineno
+        sections.append(section)
+        current = []
+        section.body_md = ""  # filled below
+        section._lines = current  # type: ignore[attr-defined]
+    for section in sections:
+        section.body_md = "\n".join(section._lines).strip() + "\n"  # type: ignore[attr-defined]
+        _check_renders(path, section.body_md, section.line + 1)
+    intro_md = "\n".join(intro).strip()
+    _check_renders(path, intro_md, first)
+    return ParsedLecture(
+        path=path,
+        number=number,
+        title=meta["title"],
+        module=meta["module"],
+        overview=meta["overview"],
+        intro_md=intro_md,
+        sections=sections,
+        content_hash=hashlib.sha256(text.encode()).hexdigest(),
+    )
+
+
+def parse_page(path: Path) -> ParsedPage:
+    text = _read(path)
+    meta, body, first = split_front_matter(path, text, PAGE_KEYS)
+    body_md = "\n".join(body).strip() + "\n"
+    _check_renders(path, body_md, first)
+    links: dict[str, int] = {}
+    for offset, line in enumerate(body):
+        for m in LINK_TARGET_RE.finditer(line):
+            links.setdefault(m["num"], first + offset)
+    return ParsedPage(
+        path=path,
+        slug=meta["slug"],
+        title=meta["title"],
+        body_md=body_md,
+        content_hash=hashlib.sha256(text.encode()).hexdigest(),
+        links=links,
+    )

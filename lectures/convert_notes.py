@@ -1,0 +1,199 @@
+"""Convert the plain-text course notes into one Markdown file per lecture.
+
+Usage: ``.venv/bin/python -m lectures.convert_notes [NOTES] [OUT_DIR]``
+(defaults: ``<repo>/../shared/seed/course-notes.zh.txt`` and ``<repo>/content/lectures``).
+
+Reproducible on purpose: every editorial change (code-block languages, 编者补充 supplements) lives
+in this module or in ``notes_supplements.py``, so re-running the script regenerates the content.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from lectures.notes import (
+    BULLET_RE,
+    LECTURE_RE,
+    ORDERED_RE,
+    SECTION_RE,
+    CodeBlock,
+    code_blocks,
+    read_notes,
+)
+from lectures.notes_supplements import SUPPLEMENTS
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_NOTES = REPO_ROOT.parent / "shared" / "seed" / "course-notes.zh.txt"
+DEFAULT_OUT = REPO_ROOT / "content" / "lectures"
+
+# The syllabus module table is lost in the notes; lectures are grouped by the reading order the
+# notes give ("概念 → 单卡编程 → 算子优化 → 编译自动化 → 多卡分布式 → 通信"). Lecture 7 sits with
+# 单卡编程 because lecture 2 defers "为张量核心编程" to a later lecture.
+MODULES = {
+    1: "概念",
+    2: "单卡编程",
+    3: "单卡编程",
+    7: "单卡编程",
+    4: "算子优化",
+    5: "算子优化",
+    8: "编译自动化",
+    9: "多卡分布式",
+    10: "通信",
+}
+
+MATH_RE = re.compile(r"\$\$.+?\$\$|\$.+?\$")
+# Characters Markdown would otherwise read as markup in prose taken verbatim from the notes.
+ESCAPE_RE = re.compile(r"([\\`*_\[\]<>|])")
+SOURCE_PREFIXES = ("图片来源", "课件图片来源", "示例来源", "视频来源", "来源", "课件引用")
+SUBHEADING_MAX_CHARS = 40  # longer lines are sentences, not headings
+TERMINAL_PUNCT = "。；！？，：:.;"
+
+
+@dataclass
+class Lecture:
+    number: int
+    title: str
+    overview: str = ""
+    body: list[str] = field(default_factory=list)
+
+
+def escape_prose(text: str) -> str:
+    """Escape Markdown markup in prose but leave ``$…$`` math untouched."""
+    out, pos = [], 0
+    for m in MATH_RE.finditer(text):
+        out.append(ESCAPE_RE.sub(r"\\\1", text[pos : m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(ESCAPE_RE.sub(r"\\\1", text[pos:]))
+    return "".join(out)
+
+
+def guess_language(block: CodeBlock) -> str:
+    text = block.text
+    first = block.lines[0]
+    if first.startswith("ldmatrix"):
+        return "ptx"
+    if "slots=" in first:
+        return "text"  # an MPI hostfile
+    if first.startswith(("@", "def ")) or "tl." in text or "m = -inf" in text:
+        return "python"
+    if "for (m.outer" in text:
+        return "text"  # TVM's lowered loop nest: pseudo-code, not C
+    if "__global__" in text or "__shared__" in text or "<<<" in text or "threadIdx" in text:
+        return "cuda"
+    if "blockIdx" in text or "Ns[" in text or "P.elements" in text:
+        return "cuda"
+    return "c"
+
+
+def is_subheading(line: str) -> bool:
+    text = line.strip()
+    return (
+        len(text) <= SUBHEADING_MAX_CHARS
+        and text[-1] not in TERMINAL_PUNCT
+        and not text.startswith(SOURCE_PREFIXES)
+        and text != "编者补充"
+        and not text.startswith("$")
+    )
+
+
+def supplement_md(line: str) -> list[str]:
+    extra = SUPPLEMENTS.get(line.strip())
+    if not extra:
+        return []
+    indented = ["    " + row if row else "" for row in extra.strip("\n").splitlines()]
+    return ["", '!!! note "编者补充"', *indented, ""]
+
+
+def convert_line(line: str, level: int) -> tuple[list[str], int]:
+    """Markdown for one prose line; returns (lines, heading level now in force)."""
+    if m := SECTION_RE.match(line):
+        num = m["num"]
+        depth = num.count(".")  # 1 -> "N.M" (h2), 2 -> "N.M.K" (h3)
+        anchor = "sec-" + num.replace(".", "-")
+        hashes = "#" * (depth + 1)
+        return ["", f"{hashes} {num} {escape_prose(m['title'])} {{#{anchor}}}", ""], depth + 1
+    if m := BULLET_RE.match(line):
+        nest = len(m["indent"]) // 2
+        return ["    " * nest + "- " + escape_prose(m["text"].strip())], level
+    if m := ORDERED_RE.match(line):
+        return [f"{m['num']}. " + escape_prose(m["text"].strip())], level
+    if line.startswith("  ") and not line.strip().startswith("$"):
+        return ["    " + escape_prose(line.strip())], level  # continuation of a list item
+    if is_subheading(line):
+        hashes = "#" * min(level + 1, 4)
+        return ["", f"{hashes} {escape_prose(line.strip())}", ""], level
+    return ["", escape_prose(line.strip()), ""], level
+
+
+def body_markdown(lines: list[str], blocks: dict[int, CodeBlock], start: int, end: int) -> str:
+    out: list[str] = []
+    level, i = 2, start
+    while i < end:
+        if i in blocks:
+            block = blocks[i]
+            out += ["", f"```{guess_language(block)}", *block.lines, "```", ""]
+            i += len(block.lines)
+            continue
+        line = lines[i]
+        if line.strip():
+            md, level = convert_line(line, level)
+            out += md
+            out += supplement_md(line)
+        i += 1
+    return tidy("\n".join(out))
+
+
+def tidy(text: str) -> str:
+    """Collapse runs of blank lines (Markdown needs one) and strip the ends."""
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def split_lectures(lines: list[str]) -> list[tuple[int, int, int]]:
+    """(lecture number, first line index, end index) for each lecture in the notes."""
+    starts = [(i, int(m["num"])) for i, ln in enumerate(lines) if (m := LECTURE_RE.match(ln))]
+    tail = next(i for i, ln in enumerate(lines) if ln.strip() == "互动自测")
+    bounds = [s for s, _ in starts[1:]] + [tail]
+    return [(num, s, e) for (s, num), e in zip(starts, bounds, strict=True)]
+
+
+def lecture_file(lines: list[str], blocks: dict[int, CodeBlock], num: int, s: int, e: int) -> str:
+    title = LECTURE_RE.match(lines[s])["title"]  # type: ignore[index]
+    i = s + 1
+    while not lines[i].strip():
+        i += 1
+    overview = escape_prose(lines[i].strip())
+    front = {"number": num, "title": title, "module": MODULES[num], "overview": overview}
+    head = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=10_000)
+    return f"---\n{head}---\n\n" + body_markdown(lines, blocks, i + 1, e)
+
+
+def convert(notes: Path, out_dir: Path) -> list[Path]:
+    lines = read_notes(notes)
+    blocks = {b.start: b for b in code_blocks(lines)}
+    missing = [k for k in SUPPLEMENTS if k not in {ln.strip() for ln in lines}]
+    if missing:
+        raise SystemExit(f"supplement anchors not found in the notes: {missing}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for num, s, e in split_lectures(lines):
+        path = out_dir / f"lecture-{num:02d}.md"
+        path.write_text(lecture_file(lines, blocks, num, s, e), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str]) -> None:
+    notes = Path(argv[1]) if len(argv) > 1 else DEFAULT_NOTES
+    out_dir = Path(argv[2]) if len(argv) > 2 else DEFAULT_OUT
+    for path in convert(notes, out_dir):
+        print(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,179 @@
+"""Markdown -> HTML for lectures, run once at import time (never per request).
+
+Pipeline: fenced code and ``$…$`` / ``$$…$$`` math are cut out first (so Markdown never sees
+them), the rest goes through python-markdown, then code comes back highlighted by Pygments and
+math comes back as MathML from latex2mathml. A formula latex2mathml cannot parse is shown as
+code, never as raw ``$…$``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import markdown
+from latex2mathml.converter import convert as latex_to_mathml
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import RegexLexer, bygroups
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
+from pygments.util import ClassNotFound
+
+FENCE_RE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
+MATH_RE = re.compile(r"\$\$(?P<block>.+?)\$\$|\$(?P<inline>[^$\n]+?)\$")
+LINK_RE = re.compile(r'href="sec:(?P<num>\d+\.\d+(?:\.\d+)?)"')
+PYGMENTS_STYLE = "friendly"
+CODE_CSS_CLASS = "codehilite"
+
+MD_EXTENSIONS = ["tables", "attr_list", "admonition", "sane_lists", "toc"]
+
+
+class MlirLexer(RegexLexer):
+    """Small MLIR lexer: Pygments 2.19 ships none, and the notes have MLIR examples."""
+
+    name = "MLIR"
+    aliases = ["mlir"]
+    tokens = {
+        "root": [
+            (r"//.*$", Comment.Single),
+            (r"%[\w.$-]+", Name.Variable),
+            (r"@[\w.$-]+", Name.Function),
+            (r"\^[\w.$-]+", Name.Label),
+            (r"\b(func|return|ins|outs|to|step|iter_args)\b", Keyword),
+            (r"\b(tensor|memref|vector)(<)", bygroups(Keyword.Type, Punctuation)),
+            (r"\b([if]\d+|index|bf16)\b", Keyword.Type),
+            (r"\b([a-z_]+)(\.)([\w.]+)", bygroups(Name.Namespace, Punctuation, Name.Builtin)),
+            (r"\d+\.\d+(e[+-]?\d+)?|\d+", Number),
+            (r'"[^"]*"', String),
+            (r"->|[=:]", Operator),
+            (r"[(){}\[\]<>,x]", Punctuation),
+            (r"\s+", Text),
+            (r"\w+", Name),
+        ]
+    }
+
+
+class RenderError(ValueError):
+    """Markdown that cannot be rendered; ``line`` is 1-based within the rendered text."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class Rendered:
+    html: str
+    code_blocks: int = 0
+    math_fallbacks: list[str] = field(default_factory=list)
+
+
+def _lexer(lang: str):
+    if lang == "mlir":
+        return MlirLexer()
+    try:
+        return get_lexer_by_name(lang or "text")
+    except ClassNotFound:
+        return get_lexer_by_name("text")
+
+
+def highlight_code(code: str, lang: str) -> str:
+    formatter = HtmlFormatter(cssclass=CODE_CSS_CLASS, wrapcode=True)
+    body = highlight(code, _lexer(lang), formatter)
+    label = html.escape(lang or "text")
+    return body.replace(
+        f'<div class="{CODE_CSS_CLASS}">', f'<div class="{CODE_CSS_CLASS}" data-lang="{label}">', 1
+    )
+
+
+def pygments_css() -> str:
+    """The stylesheet served as ``lectures/pygments.css`` (see test_rendering)."""
+    return HtmlFormatter(style=PYGMENTS_STYLE).get_style_defs(f".{CODE_CSS_CLASS}") + "\n"
+
+
+def math_html(latex: str, display: bool) -> tuple[str, bool]:
+    """(HTML, ok): MathML, or a readable ``<code>`` fallback when latex2mathml fails."""
+    try:
+        mathml = latex_to_mathml(latex.strip(), display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many unrelated types on bad input
+        cls = "math-fallback math-block" if display else "math-fallback"
+        return f'<code class="{cls}" title="LaTeX">{html.escape(latex.strip())}</code>', False
+    return mathml, True
+
+
+class _Stash:
+    """Holds cut-out pieces keyed by placeholders that Markdown leaves untouched."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.items: list[str] = []
+
+    def put(self, value: str) -> str:
+        self.items.append(value)
+        return f"PDCX{self.kind}{len(self.items) - 1}X"
+
+    def restore(self, text: str) -> str:
+        for i, value in enumerate(self.items):
+            key = f"PDCX{self.kind}{i}X"
+            text = text.replace(f"<p>{key}</p>", value).replace(key, value)
+        return text
+
+
+def _cut_code(text: str, code: _Stash) -> tuple[str, int]:
+    out: list[str] = []
+    lines = text.split("\n")
+    i, count = 0, 0
+    while i < len(lines):
+        m = FENCE_RE.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent, start = m["indent"], i
+        body: list[str] = []
+        i += 1
+        while i < len(lines) and lines[i].strip() != "```":
+            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        if i == len(lines):
+            raise RenderError("code block opened with ``` is never closed", start + 1)
+        out += ["", indent + code.put(highlight_code("\n".join(body), m["lang"])), ""]
+        count += 1
+        i += 1
+    return "\n".join(out), count
+
+
+def _cut_math(text: str, math: _Stash, fallbacks: list[str]) -> str:
+    def repl(m: re.Match[str]) -> str:
+        display = m["block"] is not None
+        latex = m["block"] if display else m["inline"]
+        value, ok = math_html(latex, display)
+        if not ok:
+            fallbacks.append(latex)
+        return math.put(value)
+
+    return MATH_RE.sub(repl, text)
+
+
+def render_markdown(text: str, link: Callable[[str], str] | None = None) -> Rendered:
+    """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL."""
+    code, math = _Stash("C"), _Stash("M")
+    fallbacks: list[str] = []
+    text, count = _cut_code(text, code)
+    text = _cut_math(text, math, fallbacks)
+    body = markdown.markdown(text, extensions=MD_EXTENSIONS, output_format="html")
+    body = code.restore(math.restore(body))
+    if link is not None:
+        body = LINK_RE.sub(lambda m: f'href="{html.escape(link(m["num"]))}"', body)
+    return Rendered(html=body, code_blocks=count, math_fallbacks=fallbacks)
+
+
+def render_inline(text: str) -> str:
+    """Render a one-line title (may hold math) without the surrounding ``<p>``."""
+    out = render_markdown(text).html.strip()
+    if out.startswith("<p>") and out.endswith("</p>"):
+        out = out[3:-4]
+    return out

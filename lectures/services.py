@@ -1,0 +1,177 @@
+"""Writes for the lectures app: content import, staff edits, reading marks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from lectures.content import (
+    ContentError,
+    ParsedLecture,
+    ParsedPage,
+    ParsedSection,
+    parse_lecture,
+    parse_page,
+    plain_text,
+    section_hash,
+)
+from lectures.models import CoursePage, Lecture, Section, SectionRead
+from lectures.rendering import render_inline, render_markdown
+
+
+@dataclass
+class ImportReport:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def merge(self, other: ImportReport) -> None:
+        for name in ("created", "updated", "unchanged", "deleted", "conflicts", "errors"):
+            getattr(self, name).extend(getattr(other, name))
+
+
+def section_url(number: str) -> str:
+    lecture = number.split(".")[0]
+    return reverse("lectures:detail", args=[int(lecture)]) + "#sec-" + number.replace(".", "-")
+
+
+def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
+    row.title = parsed.title
+    row.title_html = render_inline(parsed.title)
+    row.body_md = parsed.body_md
+    row.level = parsed.level
+    row.order = order
+    _render_section(row, parsed.headings)
+    row.import_hash = parsed.content_hash
+
+
+def _render_section(row: Section, headings: list[str] | None = None) -> None:
+    row.body_html = render_markdown(row.body_md, link=section_url).html
+    row.search_title = plain_text(f"{row.number} {row.title}")
+    if headings is None:
+        headings = [ln.lstrip("#").strip() for ln in row.body_md.splitlines() if ln.startswith("#")]
+    row.search_headings = plain_text("\n".join(headings))
+    row.search_body = plain_text(row.body_md)
+
+
+def _is_staff_edited(row: Section) -> bool:
+    return section_hash(row.title, row.body_md) != row.import_hash
+
+
+@transaction.atomic
+def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportReport:
+    """Create or update one lecture from a parsed file; staff edits win unless ``force``."""
+    report = ImportReport()
+    lecture, created = Lecture.objects.select_for_update().get_or_create(
+        number=parsed.number, defaults={"title": parsed.title}
+    )
+    if created or lecture.content_hash != parsed.content_hash:
+        lecture.title, lecture.module = parsed.title, parsed.module
+        lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
+        lecture.intro_md = parsed.intro_md
+        lecture.intro_html = render_markdown(parsed.intro_md, link=section_url).html
+        lecture.source_path = parsed.path.name
+        lecture.content_hash = parsed.content_hash
+        lecture.imported_at = timezone.now()
+        lecture.save()
+    existing = {s.slug: s for s in lecture.sections.select_for_update()}
+    by_number: dict[str, Section] = {}
+    for order, sec in enumerate(parsed.sections):
+        row = existing.pop(sec.slug, None)
+        label = f"{parsed.path.name}: {sec.number}"
+        if row is None:
+            row = Section(lecture=lecture, number=sec.number, slug=sec.slug)
+            report.created.append(label)
+        elif _is_staff_edited(row) and section_hash(row.title, row.body_md) != sec.content_hash:
+            if not force:
+                report.conflicts.append(
+                    f"{label} (line {sec.line}) edited in admin; kept (use --force)"
+                )
+                by_number[sec.number] = row
+                continue
+            report.updated.append(label)
+        elif row.import_hash == sec.content_hash and row.order == order:
+            report.unchanged.append(label)
+            by_number[sec.number] = row
+            continue
+        else:
+            report.updated.append(label)
+        _fill_section(row, sec, order)
+        row.parent = by_number.get(sec.parent_number) if sec.parent_number else None
+        row.edited_at, row.edited_by = None, None
+        row.save()
+        by_number[sec.number] = row
+    for row in existing.values():
+        if _is_staff_edited(row) and not force:
+            report.conflicts.append(
+                f"{parsed.path.name}: {row.number} removed from file but edited in admin; kept"
+            )
+            continue
+        report.deleted.append(f"{parsed.path.name}: {row.number}")
+        row.delete()
+    return report
+
+
+@transaction.atomic
+def course_page_import(*, parsed: ParsedPage) -> ImportReport:
+    report = ImportReport()
+    known = set(Section.objects.values_list("number", flat=True))
+    for number, line in parsed.links.items():
+        if number not in known:
+            raise ContentError(parsed.path, line, f"link to section {number}, which does not exist")
+    page = CoursePage.objects.filter(slug=parsed.slug).first()
+    if page is not None and page.content_hash == parsed.content_hash:
+        report.unchanged.append(parsed.path.name)
+        return report
+    page = page or CoursePage(slug=parsed.slug)
+    (report.updated if page.pk else report.created).append(parsed.path.name)
+    page.title, page.body_md, page.content_hash = parsed.title, parsed.body_md, parsed.content_hash
+    page.body_html = render_markdown(parsed.body_md, link=section_url).html
+    page.save()
+    return report
+
+
+def content_import(
+    *, lectures_dir: Path, pages_dir: Path | None, force: bool = False
+) -> ImportReport:
+    """Import every ``*.md`` of ``lectures_dir`` (then ``pages_dir``); one transaction per file.
+
+    A file that fails to parse or validate is reported in ``errors`` and nothing of it is written.
+    """
+    report = ImportReport()
+    for path in sorted(lectures_dir.glob("*.md")):
+        try:
+            report.merge(lecture_import(parsed=parse_lecture(path), force=force))
+        except ContentError as exc:
+            report.errors.append(str(exc))
+    for path in sorted(pages_dir.glob("*.md")) if pages_dir else []:
+        try:
+            report.merge(course_page_import(parsed=parse_page(path)))
+        except ContentError as exc:
+            report.errors.append(str(exc))
+    return report
+
+
+def section_save_staff_edit(*, section: Section, user) -> Section:
+    """Re-render a section after a staff edit in the admin; the import then sees the edit."""
+    section.title_html = render_inline(section.title)
+    _render_section(section)
+    section.edited_at, section.edited_by = timezone.now(), user
+    section.save()
+    return section
+
+
+def section_read_set(*, user, section: Section, read: bool) -> bool:
+    """Mark or unmark a level-2 section as read by ``user``; returns the new state."""
+    if read:
+        SectionRead.objects.get_or_create(user=user, section=section)
+    else:
+        SectionRead.objects.filter(user=user, section=section).delete()
+    return read

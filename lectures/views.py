@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_POST
+
+from lectures import fragments, selectors, services
+from lectures.search import normalize_query, search_sections
+
+
+@login_required
+@require_GET
+def lecture_list(request: HttpRequest) -> HttpResponse:
+    rows = selectors.lecture_list_with_progress(user=request.user)
+    return render(request, "lectures/lecture_list.html", {"rows": rows})
+
+
+def _read_button(request: HttpRequest, section, is_read: bool) -> str:
+    return render_to_string(
+        "lectures/partials/read_toggle.html", {"section": section, "is_read": is_read}, request
+    )
+
+
+@login_required
+@require_GET
+def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
+    lecture = selectors.lecture_get(user=request.user, number=number)
+    if lecture is None:
+        raise Http404("no such lecture")
+    sections = list(selectors.lecture_sections(lecture=lecture))
+    read_ids = selectors.read_section_ids(user=request.user, lecture=lecture)
+    # Two pre-rendered variants; each slot gets one with its section id filled in.
+    variants = {flag: _read_button(request, _Placeholder(), flag) for flag in (False, True)}
+    buttons = {
+        s.pk: variants[s.pk in read_ids]
+        .replace(_Placeholder.MARK, str(s.pk))
+        .replace(_Placeholder.number, s.number)
+        for s in sections
+        if s.level == 2
+    }
+    body = fragments.splice_read_buttons(fragments.lecture_body_html(lecture, sections), buttons)
+    prev, nxt = selectors.lecture_neighbours(lecture=lecture)
+    progress = selectors.lecture_progress(user=request.user, lecture=lecture)
+    context = {"lecture": lecture, "body": mark_safe(body), "prev": prev, "next": nxt}
+    return render(request, "lectures/lecture_detail.html", {**context, "progress": progress})
+
+
+class _Placeholder:
+    """Stands in for a Section while rendering the shared button template once per variant."""
+
+    MARK = "987654321"
+    pk = MARK
+    number = "PDCSECNUM"
+
+
+@login_required
+@require_POST
+def section_read_toggle(request: HttpRequest, pk: int) -> HttpResponse:
+    section = selectors.section_get_readable(user=request.user, pk=pk)
+    if section is None:
+        raise Http404("no such section")
+    want = request.POST.get("read") == "1"
+    is_read = services.section_read_set(user=request.user, section=section, read=want)
+    if not request.htmx:  # plain form post (no JavaScript): back to the section
+        return redirect(services.section_url(section.number))
+    progress = selectors.lecture_progress(user=request.user, lecture=section.lecture)
+    context = {"section": section, "is_read": is_read, "progress": progress, "oob": True}
+    return render(request, "lectures/partials/read_toggle_response.html", context)
+
+
+@login_required
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    query = normalize_query(request.GET.get("q", ""))
+    hits = search_sections(query) if query else []
+    template = "lectures/partials/search_results.html" if request.htmx else "lectures/search.html"
+    return render(request, template, {"query": query, "hits": hits})
+
+
+@login_required
+@require_GET
+def course_map(request: HttpRequest) -> HttpResponse:
+    page = selectors.course_page_get(slug="course-map")
+    rows = selectors.lecture_list_with_progress(user=request.user)
+    return render(request, "lectures/course_map.html", {"page": page, "rows": rows})
+
+
+@login_required
+@require_GET
+def cheatsheet(request: HttpRequest) -> HttpResponse:
+    page = selectors.course_page_get(slug="cheatsheet")
+    return render(request, "lectures/cheatsheet.html", {"page": page})
