@@ -1,0 +1,113 @@
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
+
+
+class ChoiceInline(admin.TabularInline):
+    model = Choice
+    extra = 0
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    list_display = ("bank_id", "lecture", "section", "qtype", "generator")
+    list_filter = ("lecture", "qtype")
+    search_fields = ("bank_id", "stem")
+    inlines = [ChoiceInline]
+
+
+class PoolInline(admin.TabularInline):
+    model = QuizQuestion
+    extra = 0
+    autocomplete_fields = ("question",)
+
+
+@admin.register(Quiz)
+class QuizAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "kind", "published", "opens_at", "closes_at", "staff_links")
+    list_filter = ("kind", "published")
+    prepopulated_fields = {"slug": ("title",)}
+    inlines = [PoolInline]
+    fieldsets = (
+        (None, {"fields": ("title", "slug", "kind", "lecture", "description", "published")}),
+        (
+            _("时间"),
+            {
+                "fields": (
+                    "opens_at",
+                    "closes_at",
+                    "late_until",
+                    "late_penalty_percent",
+                    "time_limit_minutes",
+                )
+            },
+        ),
+        (
+            _("作答与评分"),
+            {
+                "fields": (
+                    "max_attempts",
+                    "grading_method",
+                    "partial_credit",
+                    "grade_max_points",
+                    "shuffle_questions",
+                    "shuffle_choices",
+                    "draw_count",
+                ),
+                "description": format_html("<p>{}</p><p>{}</p>", GRADING_HELP, PARTIAL_HELP),
+            },
+        ),
+        (
+            _("回顾选项：作答中"),
+            {
+                "fields": (
+                    "review_correctness_during",
+                    "review_points_during",
+                    "review_right_answer_during",
+                    "review_explanation_during",
+                )
+            },
+        ),
+        (
+            _("回顾选项：提交后（测验未截止）"),
+            {
+                "fields": (
+                    "review_correctness_after",
+                    "review_points_after",
+                    "review_right_answer_after",
+                    "review_explanation_after",
+                )
+            },
+        ),
+        (
+            _("回顾选项：截止后"),
+            {
+                "fields": (
+                    "review_correctness_closed",
+                    "review_points_closed",
+                    "review_right_answer_closed",
+                    "review_explanation_closed",
+                )
+            },
+        ),
+    )
+
+    @admin.display(description=_("统计"))
+    def staff_links(self, obj: Quiz) -> str:
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">CSV</a>',
+            reverse("quizzes:analysis", args=[obj.slug]),
+            _("题目分析"),
+            reverse("quizzes:attempts_csv", args=[obj.slug]),
+        )
+
+
+@admin.register(Attempt)
+class AttemptAdmin(admin.ModelAdmin):
+    list_display = ("quiz", "student", "number", "state", "started_at", "submitted_at", "score")
+    list_filter = ("state", "quiz")
+    search_fields = ("student__username",)
+    readonly_fields = ("seed", "question_ids")

@@ -1,0 +1,301 @@
+"""Quiz engine data: the question bank (Question, Choice), quizzes and their pools, attempts, answers.
+
+Invariants kept by the database, not only by code:
+- one Answer per (attempt, question): concurrent autosaves upsert the same row;
+- one in-progress Attempt per (quiz, student): a double "start" cannot open two;
+- attempt numbers are unique per (quiz, student).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.roles import is_staff_member
+
+
+class Question(models.Model):
+    class Type(models.TextChoices):
+        SINGLE = "single", _("单选")
+        MULTIPLE = "multiple", _("多选")
+        TRUEFALSE = "truefalse", _("判断")
+        NUMERIC = "numeric", _("数值")
+        PARAM = "param", _("参数化数值")
+
+    bank_id = models.CharField(_("题目编号"), max_length=64, unique=True)
+    lecture = models.PositiveSmallIntegerField(_("讲次"))
+    section = models.CharField(_("章节锚点"), max_length=32, help_text=_("如 sec-2-26"))
+    qtype = models.CharField(_("题型"), max_length=16, choices=Type.choices)
+    stem = models.TextField(_("题干"))
+    explanation = models.TextField(_("解析"))
+    points = models.DecimalField(_("分值"), max_digits=6, decimal_places=2, default=Decimal("1"))
+    answer_bool = models.BooleanField(null=True, blank=True)
+    answer_number = models.DecimalField(max_digits=20, decimal_places=8, null=True, blank=True)
+    abs_tol = models.DecimalField(max_digits=20, decimal_places=8, default=Decimal("0"))
+    rel_tol = models.DecimalField(max_digits=10, decimal_places=8, default=Decimal("0"))
+    unit = models.CharField(_("单位"), max_length=32, blank=True)
+    generator = models.CharField(_("生成器"), max_length=64, blank=True)
+    source_file = models.CharField(max_length=200, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("lecture", "bank_id")
+        verbose_name = _("题目")
+        verbose_name_plural = _("题目")
+
+    def __str__(self) -> str:
+        return f"{self.bank_id} · {self.stem[:40]}"
+
+    @property
+    def has_choices(self) -> bool:
+        return self.qtype in (self.Type.SINGLE, self.Type.MULTIPLE)
+
+
+class Choice(models.Model):
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="choices")
+    key = models.CharField(max_length=2)
+    text = models.TextField()
+    correct = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("question", "key")
+        constraints = [
+            models.UniqueConstraint(fields=["question", "key"], name="quizzes_choice_key_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key}. {self.text[:40]}"
+
+
+class QuizQuerySet(models.QuerySet["Quiz"]):
+    def visible_to(self, user) -> QuizQuerySet:
+        """Staff see every quiz; students see published ones."""
+        if not user.is_authenticated:
+            return self.none()
+        if is_staff_member(user):
+            return self
+        return self.filter(published=True)
+
+
+GRADING_HELP = _(
+    "多次作答如何汇总：best = 最高分；last = 最后一次提交；first = 第一次提交；average = 所有已提交作答的平均分。"
+)
+PARTIAL_HELP = _(
+    "多选题部分得分（n = 选项总数，c = 正确选项数，t = 选中的正确项数，f = 选中的错误项数）："
+    "all_or_nothing：选中集合与正确集合完全一致得满分，否则 0；"
+    "net_correct：max(0, (t − f) / c)；"
+    "coverage：(t / c) × (t / (t + f))，一项都没选得 0；"
+    "each_answer：每个选项是一次判断，(t + 未选中的错误项数) / n。"
+)
+
+
+class Quiz(models.Model):
+    class Kind(models.TextChoices):
+        PRACTICE = "practice", _("练习")
+        GRADED = "graded", _("计分测验")
+        SELFTEST = "selftest", _("互动自测")
+
+    class Grading(models.TextChoices):
+        BEST = "best", _("最高分")
+        LAST = "last", _("最后一次")
+        FIRST = "first", _("第一次")
+        AVERAGE = "average", _("平均分")
+
+    class Partial(models.TextChoices):
+        ALL_OR_NOTHING = "all_or_nothing", _("全对才得分")
+        NET_CORRECT = "net_correct", _("净正确（不低于 0）")
+        COVERAGE = "coverage", _("覆盖率")
+        EACH_ANSWER = "each_answer", _("每个选项计分")
+
+    title = models.CharField(_("名称"), max_length=200)
+    slug = models.SlugField(_("短名"), max_length=64, unique=True)
+    kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices, default=Kind.GRADED)
+    lecture = models.PositiveSmallIntegerField(_("讲次"), null=True, blank=True)
+    description = models.TextField(_("说明"), blank=True)
+    published = models.BooleanField(_("已发布"), default=False)
+    opens_at = models.DateTimeField(_("开放时间"), null=True, blank=True)
+    closes_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    late_until = models.DateTimeField(
+        _("迟交截止"), null=True, blank=True, help_text=_("截止后到此时间仍可提交，按迟交扣分")
+    )
+    late_penalty_percent = models.DecimalField(
+        _("迟交扣分（%）"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
+        help_text=_("截止时间之后提交的作答，得分乘以 (1 − 扣分%/100)"),
+    )
+    time_limit_minutes = models.PositiveIntegerField(
+        _("限时（分钟）"), null=True, blank=True, help_text=_("由服务器计时，到时自动提交")
+    )
+    max_attempts = models.PositiveIntegerField(
+        _("最多作答次数"), null=True, blank=True, help_text=_("留空表示不限")
+    )
+    grading_method = models.CharField(
+        _("成绩汇总方式"),
+        max_length=16,
+        choices=Grading.choices,
+        default=Grading.BEST,
+        help_text=GRADING_HELP,
+    )
+    partial_credit = models.CharField(
+        _("多选题部分得分"),
+        max_length=16,
+        choices=Partial.choices,
+        default=Partial.ALL_OR_NOTHING,
+        help_text=PARTIAL_HELP,
+    )
+    shuffle_questions = models.BooleanField(_("打乱题目顺序"), default=False)
+    shuffle_choices = models.BooleanField(_("打乱选项顺序"), default=False)
+    draw_count = models.PositiveIntegerField(
+        _("从题池抽题数"), null=True, blank=True, help_text=_("留空表示使用题池中全部题目")
+    )
+    grade_max_points = models.DecimalField(
+        _("计入成绩册的满分"), max_digits=8, decimal_places=2, default=Decimal("10")
+    )
+    # Review options: what shows (correctness, points, right answer, explanation) x when
+    # (during the attempt, right after submitting while the quiz is open, after it closes).
+    review_correctness_during = models.BooleanField(_("作答中：对错"), default=False)
+    review_points_during = models.BooleanField(_("作答中：得分"), default=False)
+    review_right_answer_during = models.BooleanField(_("作答中：正确答案"), default=False)
+    review_explanation_during = models.BooleanField(_("作答中：解析"), default=False)
+    review_correctness_after = models.BooleanField(_("提交后：对错"), default=True)
+    review_points_after = models.BooleanField(_("提交后：得分"), default=True)
+    review_right_answer_after = models.BooleanField(_("提交后：正确答案"), default=False)
+    review_explanation_after = models.BooleanField(_("提交后：解析"), default=False)
+    review_correctness_closed = models.BooleanField(_("截止后：对错"), default=True)
+    review_points_closed = models.BooleanField(_("截止后：得分"), default=True)
+    review_right_answer_closed = models.BooleanField(_("截止后：正确答案"), default=True)
+    review_explanation_closed = models.BooleanField(_("截止后：解析"), default=True)
+    questions = models.ManyToManyField(Question, through="QuizQuestion", related_name="quizzes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = QuizQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("kind", "lecture", "title")
+        verbose_name = _("测验")
+        verbose_name_plural = _("测验")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(late_penalty_percent__gte=0, late_penalty_percent__lte=100),
+                name="quiz_late_penalty_0_100",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_graded(self) -> bool:
+        return self.kind == self.Kind.GRADED
+
+    @property
+    def gradebook_key(self) -> str:
+        return f"quiz:{self.pk}"
+
+    def review_flags(self, when: str) -> dict[str, bool]:
+        """{"correctness": …, "points": …, "right_answer": …, "explanation": …} for a moment."""
+        whats = ("correctness", "points", "right_answer", "explanation")
+        return {what: getattr(self, f"review_{what}_{when}") for what in whats}
+
+
+class QuizQuestion(models.Model):
+    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="pool")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("quiz", "order", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["quiz", "question"], name="quizzes_pool_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quiz_id}/{self.question_id}"
+
+
+class AttemptQuerySet(models.QuerySet["Attempt"]):
+    def visible_to(self, user) -> AttemptQuerySet:
+        """Staff see every attempt; a student sees only their own."""
+        if not user.is_authenticated:
+            return self.none()
+        if is_staff_member(user):
+            return self
+        return self.filter(student=user)
+
+
+class Attempt(models.Model):
+    class State(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("作答中")
+        SUBMITTED = "submitted", _("已提交")
+
+    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="attempts")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
+    )
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField(help_text=_("参数化题目与打乱顺序的种子"))
+    question_ids = models.JSONField(default=list, help_text=_("本次作答抽到的题目（按显示顺序）"))
+    state = models.CharField(max_length=16, choices=State.choices, default=State.IN_PROGRESS)
+    started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True, help_text=_("服务器端的作答截止时刻"))
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    auto_submitted = models.BooleanField(default=False)
+    late = models.BooleanField(default=False)
+    raw_score = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
+    raw_max = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
+    score = models.DecimalField(
+        _("得分"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("换算到测验满分并扣除迟交后的分数"),
+    )
+
+    objects = AttemptQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("quiz", "student", "number")
+        verbose_name = _("作答")
+        verbose_name_plural = _("作答")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["quiz", "student", "number"], name="quizzes_attempt_number_uniq"
+            ),
+            models.UniqueConstraint(
+                fields=["quiz", "student"],
+                condition=models.Q(state="in_progress"),
+                name="quizzes_one_open_attempt",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quiz} · {self.student} #{self.number}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == self.State.IN_PROGRESS
+
+
+class Answer(models.Model):
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="answers")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    selected = models.JSONField(default=list, blank=True, help_text=_("选中的选项键"))
+    value = models.CharField(max_length=64, blank=True, help_text=_("数值题 / 判断题的原始输入"))
+    saved_at = models.DateTimeField()
+    fraction = models.DecimalField(max_digits=6, decimal_places=4, null=True, blank=True)
+    points = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
+
+    class Meta:
+        ordering = ("attempt", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "question"], name="quizzes_answer_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attempt_id}/{self.question_id}"

@@ -1,0 +1,289 @@
+"""Reads of the quiz engine: what a student sees in an attempt or review, and staff statistics."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from quizzes import clock
+from quizzes.generators import variant_seed
+from quizzes.models import Answer, Attempt, Question, Quiz
+from quizzes.scoring import answer_fraction, correct_keys, question_variant
+from quizzes.services import quiz_hard_close
+
+
+@dataclass
+class ChoiceView:
+    key: str
+    text: str
+    selected: bool
+    correct: bool
+
+
+@dataclass
+class QuestionView:
+    number: int
+    question: Question
+    stem: str
+    choices: list[ChoiceView]
+    answer: Answer | None
+    value: str
+    unit: str
+    right_answer: str = ""
+    fraction: Decimal | None = None
+    points: Decimal | None = None
+    params: dict = field(default_factory=dict)
+
+
+def format_number(value: float) -> str:
+    """Four significant figures, no exponent for ordinary magnitudes."""
+    return f"{value:.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+
+
+def _choice_order(attempt: Attempt, question: Question, keys: list[str]) -> list[str]:
+    if not attempt.quiz.shuffle_choices:
+        return keys
+    order = list(keys)
+    random.Random(variant_seed(attempt.seed, question.bank_id, "choices")).shuffle(order)
+    return order
+
+
+def _right_answer(question: Question, params_answer: float | None) -> str:
+    if question.has_choices:
+        return ", ".join(c.key.upper() for c in question.choices.all() if c.correct)
+    if question.qtype == Question.Type.TRUEFALSE:
+        return "对" if question.answer_bool else "错"
+    if question.qtype == Question.Type.NUMERIC:
+        return f"{question.answer_number.normalize():f} {question.unit}".strip()
+    return f"{format_number(params_answer)} {question.unit}".strip()
+
+
+def attempt_questions(attempt: Attempt) -> list[QuestionView]:
+    """Questions of an attempt in display order with the student's saved answers."""
+    questions = Question.objects.prefetch_related("choices").in_bulk(attempt.question_ids)
+    answers = {a.question_id: a for a in attempt.answers.all()}
+    views = []
+    for number, qid in enumerate(attempt.question_ids, start=1):
+        question = questions[qid]
+        answer = answers.get(qid)
+        variant = question_variant(question, attempt.seed)
+        stem = question.stem.format_map(variant.params) if variant else question.stem
+        by_key = {c.key: c for c in question.choices.all()}
+        selected = set(answer.selected) if answer else set()
+        choices = [
+            ChoiceView(k, by_key[k].text, k in selected, by_key[k].correct)
+            for k in _choice_order(attempt, question, list(by_key))
+        ]
+        views.append(
+            QuestionView(
+                number=number,
+                question=question,
+                stem=stem,
+                choices=choices,
+                answer=answer,
+                value=answer.value if answer else "",
+                unit=(variant.unit if variant else question.unit),
+                right_answer=_right_answer(question, variant.answer if variant else None),
+                fraction=answer.fraction if answer else None,
+                points=answer.points if answer else None,
+                params=dict(variant.params) if variant else {},
+            )
+        )
+    return views
+
+
+def question_feedback(attempt: Attempt, question: Question, answer: Answer) -> QuestionView:
+    """One question's view with a live-computed fraction (practice feedback during the attempt)."""
+    view = next(v for v in attempt_questions(attempt) if v.question.pk == question.pk)
+    view.fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
+    view.points = (view.fraction * question.points).quantize(Decimal("0.001"))
+    return view
+
+
+def review_moment(attempt: Attempt, now: datetime | None = None) -> str:
+    """'during' while open; 'closed' once the quiz's last submission moment passed; else 'after'."""
+    if attempt.is_open:
+        return "during"
+    now = now or clock.now()
+    close = quiz_hard_close(attempt.quiz)
+    return "closed" if close and now >= close else "after"
+
+
+def review_flags(attempt: Attempt) -> dict[str, bool]:
+    return attempt.quiz.review_flags(review_moment(attempt))
+
+
+def seconds_left(attempt: Attempt) -> int | None:
+    if attempt.deadline is None or not attempt.is_open:
+        return None
+    return max(0, int((attempt.deadline - clock.now()).total_seconds()))
+
+
+@dataclass
+class QuizStatus:
+    quiz: Quiz
+    attempts: list[Attempt]
+    open_attempt: Attempt | None
+    attempts_left: int | None
+    can_start: bool
+    reason: str
+
+
+def quiz_status(quiz: Quiz, student) -> QuizStatus:
+    attempts = list(Attempt.objects.filter(quiz=quiz, student=student).order_by("number"))
+    open_attempt = next((a for a in attempts if a.is_open), None)
+    left = None if not quiz.max_attempts else max(0, quiz.max_attempts - len(attempts))
+    now = clock.now()
+    close = quiz_hard_close(quiz)
+    reason = ""
+    if quiz.opens_at and now < quiz.opens_at:
+        reason = "尚未开放"
+    elif close and now >= close:
+        reason = "已截止"
+    elif left == 0 and open_attempt is None:
+        reason = "已用完作答次数"
+    return QuizStatus(
+        quiz, attempts, open_attempt, left, open_attempt is not None or not reason, reason
+    )
+
+
+def quizzes_for_index(user) -> list[Quiz]:
+    return list(Quiz.objects.visible_to(user).order_by("kind", "lecture", "title"))
+
+
+# ----------------------------------------------------------------------------- staff
+@dataclass
+class ItemStats:
+    question: Question
+    n: int
+    facility: float | None
+    discrimination: float | None
+    distribution: list[tuple[str, str, int, bool]]  # (key, text, count, correct)
+
+
+DISCRIMINATION_GROUP = 0.27  # Kelley's upper/lower 27 % groups, fraction of attempts
+
+
+def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
+    """Facility (mean fraction), discrimination (upper 27 % − lower 27 % mean fraction) and the
+    choice distribution per question, over all submitted attempts."""
+    attempts = list(
+        Attempt.objects.filter(quiz=quiz, state=Attempt.State.SUBMITTED).order_by("score", "pk")
+    )
+    fractions: dict[tuple[int, int], Decimal] = {}
+    selections: dict[tuple[int, str], int] = {}
+    for answer in Answer.objects.filter(attempt__in=attempts).only(
+        "attempt_id", "question_id", "fraction", "selected", "value"
+    ):
+        fractions[(answer.attempt_id, answer.question_id)] = answer.fraction or Decimal(0)
+        for key in answer.selected or ([answer.value] if answer.value in ("true", "false") else []):
+            selections[(answer.question_id, key)] = selections.get((answer.question_id, key), 0) + 1
+    group = max(1, round(len(attempts) * DISCRIMINATION_GROUP)) if len(attempts) >= 2 else 0
+    lower, upper = attempts[:group], attempts[len(attempts) - group :] if group else []
+    stats = []
+    for question in quiz.questions.prefetch_related("choices").order_by("pool__order"):
+        took = [a for a in attempts if question.pk in a.question_ids]
+        values = [float(fractions.get((a.pk, question.pk), 0)) for a in took]
+        stats.append(
+            ItemStats(
+                question=question,
+                n=len(took),
+                facility=sum(values) / len(values) if values else None,
+                discrimination=_discrimination(question, upper, lower, fractions),
+                distribution=_distribution(question, selections),
+            )
+        )
+    return len(attempts), stats
+
+
+def _mean_fraction(question: Question, group: list[Attempt], fractions: dict) -> float | None:
+    took = [
+        float(fractions.get((a.pk, question.pk), 0)) for a in group if question.pk in a.question_ids
+    ]
+    return sum(took) / len(took) if took else None
+
+
+def _discrimination(question: Question, upper: list, lower: list, fractions: dict) -> float | None:
+    high = _mean_fraction(question, upper, fractions)
+    low = _mean_fraction(question, lower, fractions)
+    return None if high is None or low is None else high - low
+
+
+def _distribution(question: Question, selections: dict) -> list[tuple[str, str, int, bool]]:
+    if question.has_choices:
+        return [
+            (c.key, c.text, selections.get((question.pk, c.key), 0), c.correct)
+            for c in question.choices.all()
+        ]
+    if question.qtype == Question.Type.TRUEFALSE:
+        return [
+            ("true", "对", selections.get((question.pk, "true"), 0), question.answer_bool is True),
+            (
+                "false",
+                "错",
+                selections.get((question.pk, "false"), 0),
+                question.answer_bool is False,
+            ),
+        ]
+    return []
+
+
+def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
+    """Header + one row per attempt, with each pool question's points ('' if not drawn)."""
+    pool = list(quiz.questions.order_by("pool__order").values_list("pk", "bank_id"))
+    header = [
+        "username",
+        "name",
+        "attempt",
+        "state",
+        "started_at",
+        "submitted_at",
+        "auto_submitted",
+        "late",
+        "raw_score",
+        "raw_max",
+        "score",
+        *[bank_id for _pk, bank_id in pool],
+    ]
+    rows = [header]
+    attempts = (
+        Attempt.objects.filter(quiz=quiz)
+        .select_related("student")
+        .prefetch_related("answers")
+        .order_by("student__username", "number")
+    )
+    for a in attempts:
+        points = {ans.question_id: ans.points for ans in a.answers.all()}
+        cells = []
+        for pk, _bank_id in pool:
+            if pk not in a.question_ids:
+                cells.append("")
+            else:
+                cells.append(str(points.get(pk) if points.get(pk) is not None else 0))
+        rows.append(
+            [
+                a.student.username,
+                a.student.get_full_name(),
+                str(a.number),
+                a.state,
+                a.started_at.isoformat(),
+                a.submitted_at.isoformat() if a.submitted_at else "",
+                str(a.auto_submitted).lower(),
+                str(a.late).lower(),
+                _s(a.raw_score),
+                _s(a.raw_max),
+                _s(a.score),
+                *cells,
+            ]
+        )
+    return rows
+
+
+def _s(value: Decimal | None) -> str:
+    return "" if value is None else str(value)
+
+
+def correct_key_list(question: Question) -> list[str]:
+    return correct_keys(question)

@@ -1,0 +1,414 @@
+"""Writes of the quiz engine: importing the bank, starting, autosaving, submitting attempts.
+
+Concurrency: every write to an attempt first locks its row (SELECT … FOR UPDATE), so autosaves of
+one attempt and its submission are serialised; the unique constraints on Answer(attempt, question)
+and on the one open attempt per (quiz, student) are the backstop. Time always comes from
+``quizzes.clock.now()`` (the server), never from the browser.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from gradebook.services import grade_item_ensure, grade_record
+from quizzes import clock
+from quizzes.bank import BankError, BankFile, QuestionSpec
+from quizzes.generators import variant_seed
+from quizzes.grading import AnswerFormatError, parse_number, scaled_score
+from quizzes.models import Answer, Attempt, Choice, Question, Quiz, QuizQuestion
+from quizzes.scoring import answer_fraction
+
+# An autosave sent in the last instant before the deadline may arrive a little after it; this
+# grace (seconds) absorbs network latency only, far below any meaningful extra working time.
+DEADLINE_GRACE = timedelta(seconds=2)
+SELFTEST_SLUG = "selftest"
+SELFTEST_DRAW = 20  # questions per 互动自测 attempt, drawn from all lectures
+
+
+class QuizError(Exception):
+    """A request the quiz rules refuse; the message is shown to the student as is."""
+
+
+# ----------------------------------------------------------------------------- bank import
+@dataclass
+class ImportResult:
+    file: str
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    ids: list[str] = field(default_factory=list)
+
+
+def _question_fields(spec: QuestionSpec, source_file: str) -> dict:
+    return {
+        "lecture": spec.lecture,
+        "section": spec.section,
+        "qtype": spec.type,
+        "stem": spec.stem,
+        "explanation": spec.explanation,
+        "points": spec.points,
+        "answer_bool": spec.answer if spec.type == "truefalse" else None,
+        "answer_number": spec.answer if spec.type == "numeric" else None,
+        "abs_tol": spec.abs_tol,
+        "rel_tol": spec.rel_tol,
+        "unit": spec.unit,
+        "generator": spec.generator,
+        "source_file": source_file,
+    }
+
+
+def _same(question: Question, fields: dict) -> bool:
+    for name, value in fields.items():
+        current = getattr(question, name)
+        if isinstance(current, Decimal) and value is not None:
+            if current != Decimal(value):
+                return False
+        elif current != value:
+            return False
+    return True
+
+
+def _choices_same(question: Question, spec: QuestionSpec) -> bool:
+    have = [(c.key, c.text, c.correct) for c in question.choices.all()]
+    return have == [(c.key, c.text, c.correct) for c in spec.choices]
+
+
+@transaction.atomic
+def bank_import_file(bank: BankFile) -> ImportResult:
+    """Create or update every question of one validated file, all or nothing. Idempotent."""
+    result = ImportResult(file=bank.path.name)
+    taken = dict(
+        Question.objects.filter(bank_id__in=[q.id for q in bank.questions])
+        .exclude(source_file=bank.path.name)
+        .values_list("bank_id", "source_file")
+    )
+    for spec in bank.questions:
+        if spec.id in taken:
+            raise BankError(bank.path.name, spec.id, f"id already used in {taken[spec.id]}")
+        fields = _question_fields(spec, bank.path.name)
+        question = Question.objects.filter(bank_id=spec.id).prefetch_related("choices").first()
+        if question is None:
+            question = Question.objects.create(bank_id=spec.id, **fields)
+            result.created += 1
+        elif _same(question, fields) and _choices_same(question, spec):
+            result.unchanged += 1
+            result.ids.append(spec.id)
+            continue
+        else:
+            Question.objects.filter(pk=question.pk).update(**fields)
+            result.updated += 1
+        # Answers store choice keys, not Choice rows, so replacing choices loses no answer.
+        question.choices.all().delete()
+        Choice.objects.bulk_create(
+            Choice(question=question, key=c.key, text=c.text, correct=c.correct)
+            for c in spec.choices
+        )
+        result.ids.append(spec.id)
+    return result
+
+
+@transaction.atomic
+def quizzes_ensure_defaults(titles: dict[int, str]) -> list[Quiz]:
+    """Per-lecture practice quizzes and the comprehensive 互动自测, published; pools synced.
+
+    Settings staff changed later are kept: only missing quizzes are created, and only missing
+    questions are added to the pools.
+    """
+    made = []
+    for lecture, title in sorted(titles.items()):
+        quiz, _created = Quiz.objects.get_or_create(
+            slug=f"practice-l{lecture}",
+            defaults={
+                "title": _("第 %(n)d 讲练习：%(t)s") % {"n": lecture, "t": title},
+                "kind": Quiz.Kind.PRACTICE,
+                "lecture": lecture,
+                "published": True,
+                "partial_credit": Quiz.Partial.NET_CORRECT,
+                "review_correctness_during": True,
+                "review_points_during": True,
+                "review_right_answer_during": True,
+                "review_explanation_during": True,
+                "review_right_answer_after": True,
+                "review_explanation_after": True,
+            },
+        )
+        _pool_sync(quiz, Question.objects.filter(lecture=lecture))
+        made.append(quiz)
+    selftest, _created = Quiz.objects.get_or_create(
+        slug=SELFTEST_SLUG,
+        defaults={
+            "title": _("互动自测（第 1–10 讲）"),
+            "kind": Quiz.Kind.SELFTEST,
+            "description": _(
+                "覆盖第 1–10 讲全部考点的综合自测，每次随机抽题，支持单选与多选，自动判分。"
+            ),
+            "published": True,
+            "draw_count": SELFTEST_DRAW,
+            "shuffle_questions": True,
+            "shuffle_choices": True,
+            "partial_credit": Quiz.Partial.NET_CORRECT,
+            "review_right_answer_after": True,
+            "review_explanation_after": True,
+        },
+    )
+    _pool_sync(selftest, Question.objects.all())
+    made.append(selftest)
+    return made
+
+
+def _pool_sync(quiz: Quiz, questions) -> None:
+    have = set(quiz.pool.values_list("question_id", flat=True))
+    start = quiz.pool.aggregate(m=Max("order"))["m"] or 0
+    new = [q for q in questions.order_by("lecture", "bank_id") if q.pk not in have]
+    QuizQuestion.objects.bulk_create(
+        QuizQuestion(quiz=quiz, question=q, order=start + i + 1) for i, q in enumerate(new)
+    )
+
+
+# ----------------------------------------------------------------------------- attempts
+def quiz_hard_close(quiz: Quiz) -> datetime | None:
+    """The last moment any answer is accepted: the late window's end, else the close time."""
+    return quiz.late_until or quiz.closes_at
+
+
+def _draw_questions(quiz: Quiz, seed: int) -> list[int]:
+    pool = list(quiz.pool.order_by("order", "pk").values_list("question_id", flat=True))
+    rng = random.Random(seed)
+    if quiz.draw_count and quiz.draw_count < len(pool):
+        picked = set(rng.sample(pool, quiz.draw_count))
+        pool = [q for q in pool if q in picked]
+    if quiz.shuffle_questions:
+        rng.shuffle(pool)
+    return pool
+
+
+def _check_can_start(quiz: Quiz, student, now: datetime) -> int:
+    if not quiz.published:
+        raise QuizError(_("该测验尚未发布。"))
+    if quiz.opens_at and now < quiz.opens_at:
+        raise QuizError(_("该测验尚未开放。"))
+    close = quiz_hard_close(quiz)
+    if close and now >= close:
+        raise QuizError(_("该测验已截止，不能再开始作答。"))
+    if not quiz.pool.exists():
+        raise QuizError(_("该测验还没有题目。"))
+    done = Attempt.objects.filter(quiz=quiz, student=student).aggregate(m=Max("number"))["m"] or 0
+    if quiz.max_attempts and done >= quiz.max_attempts:
+        raise QuizError(_("已达到最多作答次数（%(n)d 次）。") % {"n": quiz.max_attempts})
+    return done + 1
+
+
+def attempt_start(*, quiz: Quiz, student) -> Attempt:
+    """Resume the open attempt, or open a new one. A double click opens only one."""
+    now = clock.now()
+    with transaction.atomic():
+        current = (
+            Attempt.objects.select_for_update()
+            .filter(quiz=quiz, student=student, state=Attempt.State.IN_PROGRESS)
+            .first()
+        )
+        if current is not None and not _expired(current, now):
+            return current
+    if current is not None:
+        attempt_submit(attempt_id=current.pk, auto=True)
+    number = _check_can_start(quiz, student, now)
+    seed = variant_seed(settings.SECRET_KEY, "attempt", student.pk, quiz.pk, number)
+    deadline = quiz_hard_close(quiz)
+    if quiz.time_limit_minutes:
+        limit_end = now + timedelta(minutes=quiz.time_limit_minutes)
+        deadline = min(limit_end, deadline) if deadline else limit_end
+    try:
+        with transaction.atomic():
+            return Attempt.objects.create(
+                quiz=quiz,
+                student=student,
+                number=number,
+                seed=seed,
+                question_ids=_draw_questions(quiz, seed),
+                started_at=now,
+                deadline=deadline,
+            )
+    except IntegrityError:  # a concurrent start won the race: use its attempt
+        return Attempt.objects.get(quiz=quiz, student=student, state=Attempt.State.IN_PROGRESS)
+
+
+def _expired(attempt: Attempt, now: datetime) -> bool:
+    return attempt.deadline is not None and now > attempt.deadline + DEADLINE_GRACE
+
+
+def attempt_is_expired(attempt: Attempt) -> bool:
+    """True once the server clock is past the attempt's deadline (plus the latency grace)."""
+    return attempt.is_open and _expired(attempt, clock.now())
+
+
+@dataclass
+class SaveOutcome:
+    saved: bool
+    message: str
+    answer: Answer | None = None
+    fraction: Decimal | None = None
+    attempt_closed: bool = False
+
+
+def _parse_input(question: Question, data: dict[str, list[str]]) -> tuple[list[str], str]:
+    """(selected choice keys, raw value) from the posted form lists; QuizError when invalid."""
+    values = [v for v in data.get("value", []) if v != ""]
+    if question.has_choices:
+        keys = set(question.choices.values_list("key", flat=True))
+        if any(v not in keys for v in values):
+            raise QuizError(_("请选择有效的选项。"))
+        if not values and question.qtype == Question.Type.SINGLE:
+            raise QuizError(_("请选择一个选项。"))
+        if question.qtype == Question.Type.SINGLE and len(values) != 1:
+            raise QuizError(_("单选题只能选一个选项。"))
+        return sorted(set(values)), ""
+    if not values:
+        raise QuizError(_("请填写答案。"))
+    raw = values[0].strip()[:64]
+    if question.qtype == Question.Type.TRUEFALSE:
+        if raw not in ("true", "false"):
+            raise QuizError(_("请选择“对”或“错”。"))
+        return [], raw
+    try:
+        parse_number(raw)
+    except AnswerFormatError:
+        raise QuizError(_("“%(v)s”不是有效的数字，这次修改未保存。") % {"v": raw}) from None
+    return [], raw
+
+
+def answer_save(
+    *,
+    attempt_id: int,
+    student,
+    question_id: int,
+    data: dict[str, list[str]],
+) -> SaveOutcome:
+    """Autosave one answer. Refused (earlier answers kept) once the attempt is over."""
+    with transaction.atomic():
+        attempt = (
+            Attempt.objects.select_for_update()
+            .select_related("quiz")
+            .get(pk=attempt_id, student=student)
+        )
+        if not attempt.is_open:
+            return SaveOutcome(
+                False,
+                _("本次作答已提交，这次修改未保存；之前保存的答案都已保留。"),
+                attempt_closed=True,
+            )
+        now = clock.now()
+        if not _expired(attempt, now):
+            return _save_locked(attempt, question_id, data, now)
+    attempt_submit(attempt_id=attempt.pk, auto=True)
+    return SaveOutcome(
+        False,
+        _("作答时间已到，试卷已自动提交；这次修改未保存，之前保存的答案都已保留。"),
+        attempt_closed=True,
+    )
+
+
+def _save_locked(attempt: Attempt, question_id: int, data: dict, now: datetime) -> SaveOutcome:
+    if question_id not in attempt.question_ids:
+        raise QuizError(_("该题不在本次作答中。"))
+    question = Question.objects.get(pk=question_id)
+    selected, value = _parse_input(question, data)
+    answer, _created = Answer.objects.update_or_create(
+        attempt=attempt,
+        question=question,
+        defaults={"selected": selected, "value": value, "saved_at": now},
+    )
+    fraction = None
+    if any(attempt.quiz.review_flags("during").values()):
+        fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
+    return SaveOutcome(True, _("已保存"), answer=answer, fraction=fraction)
+
+
+def attempt_submit(*, attempt_id: int, auto: bool = False) -> Attempt:
+    """Grade and close an attempt exactly once; a second submit returns the first result."""
+    with transaction.atomic():
+        attempt = Attempt.objects.select_for_update().select_related("quiz").get(pk=attempt_id)
+        if not attempt.is_open:
+            return attempt
+        now = clock.now()
+        expired = _expired(attempt, now)
+        # An expired attempt counts as submitted at its deadline, whenever the server noticed.
+        attempt.submitted_at = attempt.deadline if expired else now
+        attempt.auto_submitted = auto or expired
+        _grade(attempt)
+        attempt.state = Attempt.State.SUBMITTED
+        attempt.save()
+        if attempt.quiz.is_graded:
+            _post_to_gradebook(attempt)
+    return attempt
+
+
+def _grade(attempt: Attempt) -> None:
+    quiz = attempt.quiz
+    questions = Question.objects.in_bulk(attempt.question_ids)
+    answers = {a.question_id: a for a in attempt.answers.all()}
+    raw, raw_max = Decimal("0"), Decimal("0")
+    for qid in attempt.question_ids:
+        question = questions[qid]
+        raw_max += question.points
+        answer = answers.get(qid)
+        if answer is None:
+            continue
+        answer.fraction = answer_fraction(quiz, question, answer, attempt.seed)
+        answer.points = (answer.fraction * question.points).quantize(Decimal("0.001"))
+        answer.save(update_fields=["fraction", "points"])
+        raw += answer.points
+    attempt.raw_score, attempt.raw_max = raw, raw_max
+    attempt.late = bool(quiz.closes_at and attempt.submitted_at > quiz.closes_at)
+    attempt.score = scaled_score(
+        raw, raw_max, quiz.grade_max_points, quiz.late_penalty_percent, attempt.late
+    )
+
+
+def _post_to_gradebook(attempt: Attempt) -> None:
+    from quizzes.grading import aggregate
+
+    quiz = attempt.quiz
+    submitted = list(
+        Attempt.objects.filter(quiz=quiz, student=attempt.student, state=Attempt.State.SUBMITTED)
+        .order_by("submitted_at", "number")
+        .values_list("score", "submitted_at")
+    )
+    points = aggregate(quiz.grading_method, [s for s, _at in submitted])
+    item = grade_item_ensure(
+        key=quiz.gradebook_key,
+        title=quiz.title,
+        kind="quiz",
+        max_points=quiz.grade_max_points,
+        category="quiz",
+        due_at=quiz.closes_at,
+    )
+    grade_record(
+        student=attempt.student,
+        item=item,
+        points=points,
+        source="quiz",
+        actor=None,
+        reason=f"attempt {attempt.number} graded ({quiz.grading_method})",
+        submitted_at=submitted[-1][1],
+    )
+
+
+def attempts_expire_overdue() -> int:
+    """Auto-submit every open attempt whose deadline has passed (for the periodic sweep)."""
+    now = clock.now()
+    overdue = Attempt.objects.filter(
+        state=Attempt.State.IN_PROGRESS, deadline__lt=now - DEADLINE_GRACE
+    ).values_list("pk", flat=True)
+    count = 0
+    for pk in list(overdue):
+        attempt_submit(attempt_id=pk, auto=True)
+        count += 1
+    return count

@@ -1,0 +1,40 @@
+"""Small template helpers: inline `code` in stems, the lecture link of a section anchor."""
+
+from __future__ import annotations
+
+import re
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+_CODE = re.compile(r"`([^`]+)`")
+
+
+@register.filter
+def inline_code(text: str) -> SafeString:
+    """Escape, then render `backticked` spans as <code> (the bank's only markup)."""
+    return mark_safe(_CODE.sub(r"<code>\1</code>", escape(text)))
+
+
+@register.filter
+def section_url(anchor: str) -> str:
+    """sec-5-14 -> /lectures/5/#sec-5-14 (the lectures app uses the notes' numbering)."""
+    match = re.match(r"^sec-(\d+)-\d+$", anchor)
+    return f"/lectures/{match.group(1)}/#{anchor}" if match else "/lectures/"
+
+
+@register.filter
+def section_label(anchor: str) -> str:
+    return "§" + anchor.removeprefix("sec-").replace("-", ".")
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.0f}%"
+
+
+@register.filter
+def signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.2f}"
