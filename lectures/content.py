@@ -167,11 +167,16 @@ def parse_lecture(path: Path) -> ParsedLecture:
     sections: list[ParsedSection] = []
     current: list[str] = intro
     seen: dict[str, int] = {}
-    in_fence = False
+    fence_line = 0  # line of the open code fence, 0 when outside code
     for offset, line in enumerate(body):
         lineno = first + offset
-        if FENCE_RE.match(line):
-            in_fence = not in_fence
+        if fence_line and line.strip() == "```":
+            fence_line = 0
+        elif FENCE_RE.match(line):
+            if fence_line:
+                raise ContentError(path, fence_line, "code block opened with ``` is never closed")
+            fence_line = lineno
+        in_fence = bool(fence_line) or line.strip() == "```"
         m = None if in_fence else HEADING_RE.match(line)
         section = m and _numbered_heading(path, lineno, m["hashes"], m["text"], number)
         if not section:
@@ -192,6 +197,8 @@ def parse_lecture(path: Path) -> ParsedLecture:
         current = []
         section.body_md = ""  # filled below
         section._lines = current  # type: ignore[attr-defined]
+    if fence_line:
+        raise ContentError(path, fence_line, "code block opened with ``` is never closed")
     for section in sections:
         section.body_md = "\n".join(section._lines).strip() + "\n"  # type: ignore[attr-defined]
         _check_renders(path, section.body_md, section.line + 1)

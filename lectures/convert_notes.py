@@ -86,7 +86,7 @@ def guess_language(block: CodeBlock) -> str:
         return "text"  # TVM's lowered loop nest: pseudo-code, not C
     if "__global__" in text or "__shared__" in text or "<<<" in text or "threadIdx" in text:
         return "cuda"
-    if "blockIdx" in text or "Ns[" in text or "P.elements" in text:
+    if "blockIdx" in text or "sdata" in text or "Ns[" in text or "P.elements" in text:
         return "cuda"
     return "c"
 

@@ -136,6 +136,9 @@ def _cut_code(text: str, code: _Stash) -> tuple[str, int]:
         body: list[str] = []
         i += 1
         while i < len(lines) and lines[i].strip() != "```":
+            inner = FENCE_RE.match(lines[i])
+            if inner and inner["lang"]:
+                raise RenderError("code block opened with ``` is never closed", start + 1)
             body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
         if i == len(lines):

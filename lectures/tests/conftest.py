@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+CONTENT = Path(settings.BASE_DIR) / "content"
+NOTES = Path(settings.BASE_DIR).parent / "shared" / "seed" / "course-notes.zh.txt"
+
+
+@pytest.fixture(scope="module")
+def imported(django_db_setup, django_db_blocker) -> Iterator[object]:  # noqa: ANN001
+    """The real course content imported once per module (about 1 s), removed afterwards."""
+    from lectures.models import CoursePage, Lecture
+    from lectures.services import content_import
+
+    with django_db_blocker.unblock():
+        report = content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+        assert not report.errors, report.errors
+        yield report
+        Lecture.objects.all().delete()
+        CoursePage.objects.all().delete()
