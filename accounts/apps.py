@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"
+    verbose_name = _("账户")
+
+    def ready(self) -> None:
+        from accounts import signals  # noqa: F401

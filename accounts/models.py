@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    """Roster data that Django's User has no field for."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    student_id = models.CharField(_("学号"), max_length=32, unique=True)
+    display_name = models.CharField(_("姓名"), max_length=150)
+    section = models.CharField(_("班级"), max_length=64, blank=True)
+    pseudonym = models.CharField(_("排行榜昵称"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("学生档案")
+        verbose_name_plural = _("学生档案")
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.display_name}"
+
+
+def _hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def by_raw(self, raw: str) -> ApiToken | None:
+        return (
+            self.select_related("user")
+            .filter(key_hash=_hash_token(raw), revoked_at__isnull=True)
+            .first()
+        )
+
+
+class ApiToken(models.Model):
+    """A student's personal token for the command-line tool. Only the SHA-256 of the token is stored."""
+
+    PREFIX = "pdc_"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=64, default="cli")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"token {self.pk} of {self.user}"
+
+    @classmethod
+    def new_raw(cls) -> str:
+        return cls.PREFIX + secrets.token_urlsafe(32)
+
+    @staticmethod
+    def hash(raw: str) -> str:
+        return _hash_token(raw)

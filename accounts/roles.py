@@ -1,0 +1,89 @@
+"""Course roles as Django groups. One table says what each role may do; `roles_sync` applies it.
+
+TAs review and regrade submissions and override scores but never delete; instructors also manage
+grade items and releases. Students get no model permissions: their access goes through the
+per-resource `visible_to(user)` checks of each app.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+
+STUDENT, TA, INSTRUCTOR = "student", "ta", "instructor"
+ROLES = (STUDENT, TA, INSTRUCTOR)
+
+_TA_PERMISSIONS = [
+    "gradebook.view_gradeitem",
+    "gradebook.view_grade",
+    "gradebook.view_gradeevent",
+    "gradebook.override_grade",
+    "gradinglab.view_submission",
+    "gradinglab.regrade_submission",
+    "gradinglab.flag_submission",
+    "gradinglab.view_problem",
+    "gradinglab.view_assignment",
+    "lectures.view_lecture",
+    "lectures.view_section",
+    "quizzes.view_quiz",
+    "quizzes.view_question",
+    "quizzes.view_attempt",
+    "accounts.view_profile",
+]
+
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    STUDENT: [],
+    TA: _TA_PERMISSIONS,
+    INSTRUCTOR: [
+        *_TA_PERMISSIONS,
+        "gradebook.add_gradeitem",
+        "gradebook.change_gradeitem",
+        "gradebook.release_grades",
+        "gradinglab.add_assignment",
+        "gradinglab.change_assignment",
+        "gradinglab.change_problem",
+        "lectures.change_lecture",
+        "lectures.change_section",
+        "quizzes.add_quiz",
+        "quizzes.change_quiz",
+        "quizzes.change_question",
+        "accounts.change_profile",
+    ],
+}
+
+
+def _permission(label: str) -> Permission | None:
+    app_label, codename = label.split(".", 1)
+    return Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+
+
+def roles_sync() -> dict[str, int]:
+    """Create the three groups and set their permissions exactly to ROLE_PERMISSIONS.
+
+    Permissions of models that do not exist yet are skipped; post_migrate runs this again once they do.
+    """
+    counts: dict[str, int] = {}
+    for role, labels in ROLE_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=role)
+        perms = [perm for perm in (_permission(label) for label in labels) if perm is not None]
+        group.permissions.set(perms)
+        counts[role] = len(perms)
+    return counts
+
+
+def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
+    if not user.is_authenticated:
+        return None
+    names = {group.name for group in user.groups.all()}
+    for role in (INSTRUCTOR, TA, STUDENT):
+        if role in names:
+            return role
+    return None
+
+
+def is_staff_member(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """TAs, instructors and superusers: the people who may see everyone's work."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return role_of(user) in (TA, INSTRUCTOR)

@@ -1,0 +1,198 @@
+"""Writes for accounts: roster import, demo users, API tokens."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, Group
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiToken, Profile
+from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, roles_sync
+
+User = get_user_model()
+
+ROSTER_COLUMNS = ("student_id", "name", "email", "role")
+ROSTER_OPTIONAL = ("section",)
+_MAX_ROSTER_ROWS = 20000  # a course is far smaller; guards against a wrong file
+
+
+class RosterError(Exception):
+    """The roster file is invalid; `errors` lists (line number, reason)."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"line {line}: {reason}" for line, reason in errors))
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    line: int
+    student_id: str
+    name: str
+    email: str
+    role: str
+    section: str
+
+
+@dataclass(frozen=True)
+class RosterResult:
+    created: int
+    updated: int
+    unchanged: int
+
+
+def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None, list[str]]:
+    errors: list[str] = []
+    if None in row:  # csv.DictReader puts surplus cells under the None key
+        errors.append("too many columns")
+    values = {key: (row.get(key) or "").strip() for key in (*ROSTER_COLUMNS, *ROSTER_OPTIONAL)}
+    sid = values["student_id"]
+    if not sid:
+        errors.append("student_id is empty")
+    elif len(sid) > 32 or not all(ch.isalnum() or ch in "-_." for ch in sid):
+        errors.append(f"student_id {sid!r} must be ≤ 32 letters, digits, '-', '_' or '.'")
+    if not values["name"]:
+        errors.append("name is empty")
+    elif len(values["name"]) > 150:
+        errors.append("name is longer than 150 characters")
+    try:
+        validate_email(values["email"])
+    except ValidationError:
+        errors.append(f"email {values['email']!r} is not a valid address")
+    role = values["role"].lower()
+    if role not in ROLES:
+        errors.append(f"role {values['role']!r} must be one of {', '.join(ROLES)}")
+    if errors:
+        return None, errors
+    return RosterRow(line, sid, values["name"], values["email"], role, values["section"]), []
+
+
+def roster_parse(text: str) -> list[RosterRow]:
+    """Parse and validate a whole roster; raise RosterError listing every bad line."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [name.strip() for name in (reader.fieldnames or [])]
+    missing = [col for col in ROSTER_COLUMNS if col not in header]
+    if missing:
+        raise RosterError(
+            [
+                (
+                    1,
+                    f"header lacks column(s) {', '.join(missing)}; expected {','.join(ROSTER_COLUMNS)}",
+                )
+            ]
+        )
+    reader.fieldnames = header
+    rows: list[RosterRow] = []
+    errors: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(reader, start=2):
+        if index - 1 > _MAX_ROSTER_ROWS:
+            errors.append((index, f"more than {_MAX_ROSTER_ROWS} rows"))
+            break
+        if not any((value or "").strip() for key, value in raw.items() if key is not None):
+            continue  # blank line
+        row, row_errors = _parse_row(index, raw)
+        errors.extend((index, reason) for reason in row_errors)
+        if row is None:
+            continue
+        if row.student_id in seen:
+            errors.append(
+                (index, f"student_id {row.student_id} already on line {seen[row.student_id]}")
+            )
+            continue
+        seen[row.student_id] = index
+        rows.append(row)
+    if errors:
+        raise RosterError(errors)
+    if not rows:
+        raise RosterError([(1, "the file has no data rows")])
+    return rows
+
+
+def _apply_role(user: AbstractBaseUser, role: str) -> None:
+    groups = {name: Group.objects.get(name=name) for name in ROLES}
+    user.groups.remove(*[groups[name] for name in ROLES if name != role])
+    user.groups.add(groups[role])
+    user.is_staff = role in (TA, INSTRUCTOR)
+
+
+def _upsert(row: RosterRow) -> str:
+    user = User.objects.filter(username=row.student_id).first()
+    status = "updated"
+    if user is None:
+        user = User(username=row.student_id)
+        user.set_unusable_password()  # people set a password through the reset flow
+        status = "created"
+    before = (
+        user.email,
+        user.first_name,
+        user.is_staff,
+        sorted(user.groups.values_list("name", flat=True)) if user.pk else [],
+    )
+    user.email, user.first_name = row.email, row.name
+    user.save()
+    _apply_role(user, row.role)
+    user.save(update_fields=["is_staff"])
+    profile, _ = Profile.objects.get_or_create(
+        user=user, defaults={"student_id": row.student_id, "display_name": row.name}
+    )
+    profile_before = (profile.display_name, profile.section)
+    profile.display_name, profile.section = row.name, row.section
+    profile.save()
+    after = (user.email, user.first_name, user.is_staff, [row.role])
+    if status == "updated" and before == after and profile_before == (row.name, row.section):
+        return "unchanged"
+    return status
+
+
+@transaction.atomic
+def roster_import(*, text: str) -> RosterResult:
+    """Import a roster atomically: any bad row means nothing is written. Re-running updates rows."""
+    rows = roster_parse(text)
+    roles_sync()
+    counts = {"created": 0, "updated": 0, "unchanged": 0}
+    for row in rows:
+        counts[_upsert(row)] += 1
+    return RosterResult(**counts)
+
+
+def user_create_with_role(
+    *, username: str, password: str, role: str, name: str = "", email: str = ""
+) -> AbstractBaseUser:
+    """Create (or reset) a user with one role; used for demo users and tests."""
+    roles_sync()
+    user, _ = User.objects.get_or_create(username=username)
+    user.set_password(password)
+    user.first_name = name or username
+    user.email = email or f"{username}@example.edu"
+    user.save()
+    _apply_role(user, role)
+    user.save(update_fields=["is_staff"])
+    Profile.objects.get_or_create(
+        user=user, defaults={"student_id": username, "display_name": user.first_name}
+    )
+    return user
+
+
+DEMO_USERS = (
+    ("student1", STUDENT),
+    ("student2", STUDENT),
+    ("ta1", TA),
+    ("instructor1", INSTRUCTOR),
+)
+
+
+def api_token_create(*, user: AbstractBaseUser, label: str = "cli") -> str:
+    """Revoke the user's old tokens and return a new raw token (shown to the user once)."""
+    now = timezone.now()
+    ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=now)
+    raw = ApiToken.new_raw()
+    ApiToken.objects.create(user=user, key_hash=ApiToken.hash(raw), label=label)
+    return raw

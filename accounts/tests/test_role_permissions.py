@@ -1,0 +1,57 @@
+import pytest
+from django.urls import reverse
+
+from accounts.roles import ROLE_PERMISSIONS, is_staff_member, role_of
+
+
+@pytest.mark.django_db
+def test_student_has_no_model_permissions(student_a) -> None:
+    assert role_of(student_a) == "student"
+    assert not student_a.is_staff and not is_staff_member(student_a)
+    assert student_a.get_all_permissions() == set()
+
+
+@pytest.mark.django_db
+def test_ta_may_view_regrade_and_override_but_not_delete(ta) -> None:
+    assert ta.is_staff and is_staff_member(ta)
+    assert ta.has_perm("gradebook.override_grade")
+    assert ta.has_perm("gradebook.view_grade")
+    assert ta.has_perm("gradebook.view_gradeevent")
+    assert not ta.has_perm("gradebook.delete_grade")
+    assert not ta.has_perm("gradebook.delete_gradeitem")
+    assert not ta.has_perm("gradebook.release_grades")
+    assert not any(perm.split(".")[1].startswith("delete_") for perm in ta.get_all_permissions())
+
+
+@pytest.mark.django_db
+def test_instructor_manages_items_and_releases_but_never_deletes(instructor) -> None:
+    assert instructor.has_perm("gradebook.override_grade")
+    assert instructor.has_perm("gradebook.release_grades")
+    assert instructor.has_perm("gradebook.change_gradeitem")
+    assert not any(
+        perm.split(".")[1].startswith("delete_") for perm in instructor.get_all_permissions()
+    )
+
+
+@pytest.mark.django_db
+def test_every_existing_role_permission_is_granted(ta, instructor) -> None:
+    from django.contrib.auth.models import Permission
+
+    for user, role in ((ta, "ta"), (instructor, "instructor")):
+        for label in ROLE_PERMISSIONS[role]:
+            app_label, codename = label.split(".")
+            if Permission.objects.filter(
+                content_type__app_label=app_label, codename=codename
+            ).exists():
+                assert user.has_perm(label), f"{role} lacks {label}"
+
+
+@pytest.mark.django_db
+def test_admin_is_open_to_staff_roles_only(client_a, client_ta, client_instructor) -> None:
+    url = reverse("admin:index")
+    assert client_a.get(url).status_code == 302  # students are sent to the admin login
+    assert client_ta.get(url).status_code == 200
+    assert client_instructor.get(url).status_code == 200
+    grade_list = reverse("admin:gradebook_grade_changelist")
+    assert client_ta.get(grade_list).status_code == 200
+    assert client_a.get(grade_list).status_code == 302

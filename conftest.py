@@ -1,0 +1,121 @@
+"""Shared test fixtures: named users for access tests and a real headless Chromium for browser tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in a thread
+# that has a loop unless told that this is deliberate. Only the test process sets this.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+TEST_PASSWORD = "pw-test-12345"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # This machine has no network beyond loopback; background fetches only produce refused connections.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _make(username: str, role: str):
+    from accounts.services import user_create_with_role
+
+    return user_create_with_role(
+        username=username, password=TEST_PASSWORD, role=role, name=username
+    )
+
+
+@pytest.fixture
+def student_a(db):
+    return _make("student_a", "student")
+
+
+@pytest.fixture
+def student_b(db):
+    return _make("student_b", "student")
+
+
+@pytest.fixture
+def ta(db):
+    return _make("ta", "ta")
+
+
+@pytest.fixture
+def instructor(db):
+    return _make("instructor", "instructor")
+
+
+def _client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def client_a(student_a):
+    return _client_for(student_a)
+
+
+@pytest.fixture
+def client_b(student_b):
+    return _client_for(student_b)
+
+
+@pytest.fixture
+def client_ta(ta):
+    return _client_for(ta)
+
+
+@pytest.fixture
+def client_instructor(instructor):
+    return _client_for(instructor)
+
+
+@pytest.fixture(scope="session")
+def _browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run `make setup` (installs Debian's chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_page(_browser) -> Iterator[object]:
+    context = _browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def browser_login(page, live_server, username: str, password: str = TEST_PASSWORD) -> None:
+    """Log in through the real login form."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.fixture
+def login(live_server):
+    """`login(page, "student_a")` logs a page in through the real form."""
+
+    def _login(page, username: str, password: str = TEST_PASSWORD) -> None:
+        browser_login(page, live_server, username, password)
+
+    return _login

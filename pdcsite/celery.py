@@ -1,0 +1,34 @@
+"""The Celery app. Queues: `default` (web-side housekeeping), `grade-cpu`, `grade-gpu-<kind>`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from celery import Celery
+from kombu import Queue
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pdcsite.settings")
+
+app = Celery("pdcsite")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+
+
+def _configure_queues() -> None:
+    from django.conf import settings
+
+    app.conf.task_queues = [Queue(name) for name in settings.CELERY_TASK_QUEUES_NAMES]
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+        if key in options:
+            Path(options[key]).mkdir(parents=True, exist_ok=True)
+
+
+_configure_queues()
+app.autodiscover_tasks()
+
+
+@app.task(name="pdcsite.ping")
+def ping() -> str:
+    """Liveness probe used by `make run`'s check and the tests."""
+    return "pong"

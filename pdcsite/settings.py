@@ -1,0 +1,235 @@
+"""PDC Lab settings. Every knob comes from the environment, parsed strictly (see pdcsite/env.py).
+
+With no environment at all this runs the embedded profile: SQLite and a filesystem broker under var/.
+DJANGO_ENV=production switches on the hardened profile that passes `manage.py check --deploy`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from pdcsite.env import (
+    env_bool,
+    env_broker_url,
+    env_choice,
+    env_int,
+    env_list,
+    env_origins,
+    env_str,
+    parse_database_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("PDC_VAR_DIR", str(BASE_DIR / "var")))
+
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production", "test"))
+PRODUCTION = DJANGO_ENV == "production"
+
+_DEV_SECRET = "dev-insecure-secret-key-change-me-0123456789-abcdefghijklmnopqrstuvwxyz"
+SECRET_KEY = (
+    os.environ.get("SECRET_KEY", "").strip() if PRODUCTION else env_str("SECRET_KEY", _DEV_SECRET)
+)
+if PRODUCTION and (len(SECRET_KEY) < 50 or SECRET_KEY == _DEV_SECRET):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a random value of at least 50 characters in production"
+    )
+
+DEBUG = env_bool("DEBUG", not PRODUCTION)
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG=true is not allowed with DJANGO_ENV=production")
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
+)
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set in production (comma-separated host names)"
+    )
+CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "django_htmx",
+    "accounts",
+    "gradebook",
+    "lectures",
+    "quizzes",
+    "gradinglab",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "pdcsite.urls"
+WSGI_APPLICATION = "pdcsite.wsgi.application"
+ASGI_APPLICATION = "pdcsite.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "pdcsite.context_processors.site",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": parse_database_url(
+        "DATABASE_URL", env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'pdclab.sqlite3'}"), BASE_DIR
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "accounts:login"
+
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Asia/Shanghai"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+# Uploads: kernels are source files; 256 KiB is far above any honest kernel and caps abuse.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024, minimum=1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pdclab",
+    }
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# --- Celery -----------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "filesystem://")
+_FS_BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_TRANSPORT_OPTIONS = (
+    {
+        "data_folder_in": str(_FS_BROKER_DIR / "out"),
+        "data_folder_out": str(_FS_BROKER_DIR / "out"),
+        "processed_folder": str(_FS_BROKER_DIR / "processed"),
+        "control_folder": str(_FS_BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+    if CELERY_BROKER_URL.startswith("filesystem")
+    else {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60)}
+)
+# Workers post results over HTTP; no result backend is needed (and workers hold no DB credentials).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "default"
+GPU_KINDS = env_list("PDC_GPU_KINDS", ["h200", "h100", "a100", "l40s", "rtx4090", "rtx5090"])
+CELERY_TASK_QUEUES_NAMES = ["default", "grade-cpu", *[f"grade-gpu-{kind}" for kind in GPU_KINDS]]
+# Time limits (seconds): grading a kernel has its own sandbox limits; these are the outer guard.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600, minimum=10)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660, minimum=15)
+if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        "CELERY_TASK_TIME_LIMIT must be greater than CELERY_TASK_SOFT_TIME_LIMIT"
+    )
+CELERY_TASK_ALWAYS_EAGER = False
+
+# --- PDC Lab ----------------------------------------------------------------------------------
+PDC_SITE_URL = env_str("PDC_SITE_URL", "http://127.0.0.1:8000")
+PDC_COURSE_NAME = "并行与分布式计算（AI 方向）"
+
+# --- Logging ----------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
+    },
+}
+
+# --- Production hardening (check --deploy clean) ----------------------------------------------
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    # One year of HSTS; preload only once the operator is sure (still passes check --deploy).
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    X_FRAME_OPTIONS = "DENY"
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["rest_framework.renderers.JSONRenderer"]
+
+# --- Test profile -----------------------------------------------------------------------------
+if DJANGO_ENV == "test":
+    # Several test runs may share one throwaway PostgreSQL / Redis (developers run suites side by side):
+    # give each run its own test database and broker key prefix. Child processes that a test starts
+    # (a Celery worker, gunicorn) inherit the variable and so join the same run.
+    _RUN_ID = os.environ.setdefault("PDC_TEST_RUN_ID", f"r{os.getpid()}")
+    DATABASES["default"]["TEST"] = {"NAME": f"test_pdclab_{_RUN_ID}"}
+    if CELERY_BROKER_URL.startswith("redis"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = f"{_RUN_ID}:"
+    PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher"
+    ]  # fast hashing in tests only

@@ -1,0 +1,119 @@
+"""Every environment variable that settings read fails loudly, naming itself, on a bad value."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROD_OK = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "k" * 20 + "-prod-secret-for-tests-" + "x9Y8z7" * 4,
+    "ALLOWED_HOSTS": "pdc.example.edu",
+    "CSRF_TRUSTED_ORIGINS": "https://pdc.example.edu",
+    "DATABASE_URL": "postgres://pdc:pw@db.internal:5432/pdclab",
+    "CELERY_BROKER_URL": "redis://redis.internal:6379/0",
+}
+
+
+def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(
+            (
+                "DJANGO_",
+                "DATABASE_URL",
+                "CELERY_",
+                "SECRET_KEY",
+                "DEBUG",
+                "ALLOWED_HOSTS",
+                "CSRF_",
+                "PDC_",
+                "LOG_LEVEL",
+            )
+        )
+    }
+    clean["PDC_VAR_DIR"] = str(ROOT / "var" / "settings-test")
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+    )
+
+
+def _load_settings(env: dict[str, str]) -> subprocess.CompletedProcess:
+    code = "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup(); print('OK')"
+    return _run(["-c", code], env)
+
+
+BAD_VALUES = [
+    ("DEBUG", "maybe"),
+    ("DEBUG", ""),
+    ("DATABASE_URL", "mysql://u@h/db"),
+    ("DATABASE_URL", "postgres://u@h:99999999/db"),
+    ("DATABASE_URL", "postgres://u@h:5432/"),
+    ("DATABASE_URL", "sqlite://"),
+    ("CELERY_BROKER_URL", "kafka://broker:9092"),
+    ("ALLOWED_HOSTS", "a.example,,b.example"),
+    ("CSRF_TRUSTED_ORIGINS", "pdc.example.edu"),
+    ("CSRF_TRUSTED_ORIGINS", "https://pdc.example.edu/path"),
+    ("DJANGO_ENV", "staging"),
+    ("CELERY_TASK_TIME_LIMIT", "ten"),
+    ("CELERY_TASK_SOFT_TIME_LIMIT", "5"),
+    ("CELERY_VISIBILITY_TIMEOUT", "-1"),
+    ("LOG_LEVEL", "LOUD"),
+    ("SECRET_KEY", ""),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_VALUES)
+def test_bad_value_names_the_variable(name: str, value: str) -> None:
+    env = {name: value}
+    if name == "CELERY_VISIBILITY_TIMEOUT":
+        env["CELERY_BROKER_URL"] = "redis://127.0.0.1:6379/0"  # the option is read for Redis only
+    result = _load_settings(env)
+    assert result.returncode != 0, result.stdout
+    assert "ImproperlyConfigured" in result.stderr
+    assert name in result.stderr.splitlines()[-1], result.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("SECRET_KEY", "short"), ("DEBUG", "true"), ("ALLOWED_HOSTS", None)],
+)
+def test_production_refuses_unsafe_values(name: str, value: str | None) -> None:
+    env = dict(PROD_OK)
+    if value is None:
+        env.pop(name)
+    else:
+        env[name] = value
+    result = _load_settings(env)
+    assert result.returncode != 0
+    assert name in result.stderr.splitlines()[-1]
+
+
+def test_no_environment_at_all_gives_embedded_defaults() -> None:
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup();"
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_BROKER_URL, s.TIME_ZONE, s.LANGUAGE_CODE, s.DEBUG)"
+    )
+    result = _run(["-c", code], {})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "filesystem://",
+        "Asia/Shanghai",
+        "zh-hans",
+        "True",
+    ]
+
+
+def test_check_deploy_is_clean_in_production() -> None:
+    result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PROD_OK)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout

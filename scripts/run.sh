@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `make run`: embedded defaults (SQLite + filesystem broker under var/), web on 127.0.0.1:8000 and one
+# CPU grading worker. Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+mkdir -p var
+$PY manage.py migrate --noinput -v 0
+[ "${PDC_SKIP_IMPORT:-0}" = 1 ] || scripts/import_content.sh
+echo "== demo users"
+$PY manage.py create_demo_users
+pids=()
+cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup INT TERM EXIT
+# prefork pool: Celery enforces task time limits only there.
+.venv/bin/celery -A pdcsite worker -Q grade-cpu,default --pool prefork --concurrency 1 \
+  --hostname "cpu@%h" --loglevel INFO &
+pids+=($!)
+$PY manage.py runserver "127.0.0.1:${PDC_PORT:-8000}" --noreload &
+pids+=($!)
+echo "PDC Lab: http://127.0.0.1:${PDC_PORT:-8000}/  (Ctrl-C stops the web server and the worker)"
+wait -n "${pids[@]}"

@@ -1,0 +1,88 @@
+"""`make run`'s script on embedded defaults: serves the login page and a worker answers a ping.
+
+Runs scripts/run.sh (what `make run` runs after `make setup`) in a scratch var/ with no DATABASE_URL or
+broker set: SQLite and kombu's filesystem broker. Ctrl-C (SIGINT to the group) stops web and worker.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+
+def _port() -> int:
+    with socket.socket() as sock:  # 8000 when free, as the README promises; any free port otherwise
+        try:
+            sock.bind(("127.0.0.1", 8000))
+            return 8000
+        except OSError:
+            pass
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for(url: str, deadline: float, proc: subprocess.Popen) -> str:
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "run script exited early"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.read().decode()
+        except OSError:
+            time.sleep(1)
+    raise AssertionError(f"{url} did not answer in time")
+
+
+def test_run_serves_login_and_worker_answers_ping(tmp_path: Path) -> None:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_ENV")
+    }
+    port = _port()
+    env.update(PDC_VAR_DIR=str(tmp_path / "var"), PDC_PORT=str(port), PYTHONUNBUFFERED="1")
+    log = (tmp_path / "run.log").open("w")
+    proc = subprocess.Popen(
+        ["scripts/run.sh"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        html = _wait_for(f"http://127.0.0.1:{port}/accounts/login/", time.monotonic() + 300, proc)
+        assert 'name="username"' in html and "登录" in html
+        ping = subprocess.run(
+            [sys.executable, "-m", "celery", "-A", "pdcsite", "inspect", "ping", "--timeout", "10"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert "pong" in ping.stdout and "1 node online" in ping.stdout, ping.stdout + ping.stderr
+        output = (tmp_path / "run.log").read_text()
+        assert "student1" in output and "password=" in output  # demo users printed with passwords
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+        log.close()
+    time.sleep(1)
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=3)
