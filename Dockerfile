@@ -9,7 +9,8 @@ ARG REQUIREMENTS=requirements/web.txt
 RUN pip install --no-cache-dir -r ${REQUIREMENTS}
 COPY . .
 RUN python manage.py compilemessages -v 0 --ignore '.venv/*' \
-    && DJANGO_ENV=development python manage.py collectstatic --noinput -v 0
+    && DJANGO_ENV=production SECRET_KEY=build-time-only-not-a-secret-0123456789abcdefghijklmnop \
+       ALLOWED_HOSTS=build DATABASE_URL=sqlite:////tmp/build.db python manage.py collectstatic --noinput -v 0
 RUN useradd --create-home --uid 1000 pdc
 USER pdc
 EXPOSE 8000

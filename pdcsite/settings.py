@@ -179,6 +179,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# prefork: Celery enforces task time limits only with this pool (not solo / threads).
+CELERY_WORKER_POOL = "prefork"
 CELERY_TASK_DEFAULT_QUEUE = "default"
 GPU_KINDS = env_list("PDC_GPU_KINDS", ["h200", "h100", "a100", "l40s", "rtx4090", "rtx5090"])
 CELERY_TASK_QUEUES_NAMES = ["default", "grade-cpu", *[f"grade-gpu-{kind}" for kind in GPU_KINDS]]

@@ -28,4 +28,5 @@ def test_celery_app_declares_the_named_queues() -> None:
     names = {queue.name for queue in app.conf.task_queues}
     assert {"default", "grade-cpu", "grade-gpu-h200"} <= names
     assert app.conf.task_acks_late is True
+    assert app.conf.worker_pool == "prefork"
     assert app.conf.task_time_limit > app.conf.task_soft_time_limit > 0
