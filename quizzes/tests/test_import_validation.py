@@ -1,0 +1,311 @@
+"""Must hold 1 (importer): each kind of malformed question is rejected with an error naming the
+file and the question id; import is atomic per file and idempotent."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from quizzes.bank import BankError, load_bank_file
+from quizzes.models import Choice, Question, Quiz
+
+ANCHORS = {"sec-1-17", "sec-2-26"}
+
+GOOD = """
+  - id: t-single
+    section: sec-1-17
+    type: single
+    stem: 问题一
+    choices:
+      - {text: 甲, correct: true}
+      - {text: 乙}
+    explanation: 因为如此（§1.17）。
+  - id: t-tf
+    section: sec-1-17
+    type: truefalse
+    stem: 判断
+    answer: false
+    explanation: 见 §1.17。
+"""
+
+
+def _q(body: str) -> str:
+    """A question block at the list's indentation (two spaces, like GOOD)."""
+    return textwrap.indent(textwrap.dedent(body), "  ")
+
+
+def _write(tmp_path: Path, questions: str, name: str = "lec.yaml", lecture: int = 1) -> Path:
+    path = tmp_path / name
+    path.write_text(
+        f"lecture: {lecture}\ntitle: 测试\nquestions:\n" + textwrap.dedent(questions),
+        encoding="utf-8",
+    )
+    return path
+
+
+BAD_QUESTIONS = {
+    "single_two_correct": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          stem: s
+          choices: [{text: a, correct: true}, {text: b, correct: true}]
+          explanation: §1.17
+        """,
+        "exactly one correct choice (has 2)",
+    ),
+    "single_no_correct": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          stem: s
+          choices: [{text: a}, {text: b}]
+          explanation: §1.17
+        """,
+        "exactly one correct choice (has 0)",
+    ),
+    "multiple_no_correct": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: multiple
+          stem: s
+          choices: [{text: a}, {text: b}]
+          explanation: §1.17
+        """,
+        "at least one correct choice",
+    ),
+    "one_choice_only": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          stem: s
+          choices: [{text: a, correct: true}]
+          explanation: §1.17
+        """,
+        "at least 2 choices",
+    ),
+    "anchor_missing_from_notes": (
+        """
+        - id: bad-q
+          section: sec-9-99
+          type: truefalse
+          stem: s
+          answer: true
+          explanation: §9.99
+        """,
+        "sec-9-99 does not exist in the notes",
+    ),
+    "anchor_malformed": (
+        """
+        - id: bad-q
+          section: 1.17
+          type: truefalse
+          stem: s
+          answer: true
+          explanation: §1.17
+        """,
+        "must look like sec-N-M",
+    ),
+    "unknown_type": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: essay
+          stem: s
+          explanation: §1.17
+        """,
+        "'type' must be one of",
+    ),
+    "truefalse_without_bool": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          stem: s
+          answer: yes please
+          explanation: §1.17
+        """,
+        "answer: true",
+    ),
+    "numeric_without_tolerance": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: numeric
+          stem: s
+          answer: 3
+          explanation: §1.17
+        """,
+        "'tolerance' must be a mapping",
+    ),
+    "numeric_answer_not_a_number": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: numeric
+          stem: s
+          answer: three
+          tolerance: {abs: 0}
+          explanation: §1.17
+        """,
+        "numeric 'answer'",
+    ),
+    "unknown_generator": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: param
+          generator: no_such_generator
+          stem: s
+          explanation: §1.17
+        """,
+        "unknown generator 'no_such_generator'",
+    ),
+    "placeholder_not_produced": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: param
+          generator: amdahl_speedup
+          stem: p = {p}, n = {n}, q = {q}
+          explanation: §1.17
+        """,
+        "stem placeholders not produced by amdahl_speedup: q",
+    ),
+    "misspelt_key": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          stem: s
+          choices: [{text: a, corect: true}, {text: b}]
+          explanation: §1.17
+        """,
+        "choice 1 has unknown keys",
+    ),
+    "explanation_without_section": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          stem: s
+          answer: true
+          explanation: 没有注明出处
+        """,
+        "explanation must name its section (§1.17)",
+    ),
+    "empty_stem": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          stem: ""
+          answer: true
+          explanation: §1.17
+        """,
+        "'stem' must be a non-empty string",
+    ),
+    "duplicate_choice_text": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          stem: s
+          choices: [{text: a, correct: true}, {text: a}]
+          explanation: §1.17
+        """,
+        "two choices have the same text",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_QUESTIONS))
+def test_malformed_question_is_rejected_naming_file_and_id(tmp_path: Path, kind: str) -> None:
+    body, expected = BAD_QUESTIONS[kind]
+    path = _write(tmp_path, GOOD + _q(body))
+    with pytest.raises(BankError) as info:
+        load_bank_file(path, ANCHORS)
+    message = str(info.value)
+    assert message.startswith("lec.yaml: question bad-q: "), message
+    assert expected in message
+
+
+def test_duplicate_id_in_one_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD + GOOD.replace("t-single", "t-other"))
+    with pytest.raises(BankError, match=r"lec.yaml: question t-tf: duplicate question id"):
+        load_bank_file(path, ANCHORS)
+
+
+def test_bad_yaml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("lecture: 1\nquestions: [\n", encoding="utf-8")
+    with pytest.raises(BankError, match=r"^broken.yaml: not valid YAML"):
+        load_bank_file(path, ANCHORS)
+
+
+@pytest.mark.django_db
+def test_import_is_atomic_per_file_and_reports_file_and_id(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("1.17 两条定律\n2.26 合并访存\n", encoding="utf-8")
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    _write(bank, GOOD, name="a.yaml")
+    bad = GOOD.replace("t-single", "b-single").replace("t-tf", "b-tf")
+    bad += _q(BAD_QUESTIONS["single_two_correct"][0].replace("bad-q", "b-broken"))
+    _write(bank, bad, name="b.yaml")
+    with pytest.raises(CommandError) as info:
+        call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+    assert "b.yaml: question b-broken: single choice must have exactly one" in str(info.value)
+    # a.yaml went in; nothing of b.yaml did, not even its valid questions
+    assert set(Question.objects.values_list("bank_id", flat=True)) == {"t-single", "t-tf"}
+
+
+@pytest.mark.django_db
+def test_duplicate_id_across_files_is_rejected(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("1.17 两条定律\n", encoding="utf-8")
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    _write(bank, GOOD, name="a.yaml")
+    _write(bank, GOOD.replace("t-tf", "t-tf2"), name="b.yaml")
+    with pytest.raises(CommandError, match=r"b.yaml: question t-single: id already used in a.yaml"):
+        call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+    assert not Question.objects.filter(bank_id="t-tf2").exists()
+
+
+@pytest.mark.django_db
+def test_real_bank_import_is_idempotent_and_creates_default_quizzes(capsys) -> None:
+    call_command("import_quizzes")
+    counts = (Question.objects.count(), Choice.objects.count(), Quiz.objects.count())
+    stamps = dict(Question.objects.values_list("bank_id", "updated_at"))
+    call_command("import_quizzes")
+    out = capsys.readouterr().out
+    assert "0 new, 0 updated" in out
+    assert (Question.objects.count(), Choice.objects.count(), Quiz.objects.count()) == counts
+    assert dict(Question.objects.values_list("bank_id", "updated_at")) == stamps
+    assert counts[0] >= 120
+    practice = Quiz.objects.filter(kind=Quiz.Kind.PRACTICE, published=True)
+    assert sorted(practice.values_list("lecture", flat=True)) == [1, 2, 3, 4, 5, 7, 8, 9, 10]
+    selftest = Quiz.objects.get(slug="selftest")
+    assert selftest.published and selftest.pool.count() == counts[0]
+
+
+@pytest.mark.django_db
+def test_changed_question_is_updated_in_place(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("1.17 两条定律\n", encoding="utf-8")
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    _write(bank, GOOD, name="a.yaml")
+    call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+    pk = Question.objects.get(bank_id="t-single").pk
+    _write(bank, GOOD.replace("{text: 乙}", "{text: 丙}"), name="a.yaml")
+    call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+    question = Question.objects.get(bank_id="t-single")
+    assert question.pk == pk
+    assert list(question.choices.values_list("text", flat=True)) == ["甲", "丙"]

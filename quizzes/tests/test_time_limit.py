@@ -1,0 +1,155 @@
+"""Must hold 3: an attempt past its limit is auto-submitted and later answers are refused, with
+time from the server (a controllable clock, ``quizzes.clock.now``)."""
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+
+from gradebook.models import Grade
+from quizzes import clock
+from quizzes.models import Attempt
+from quizzes.services import QuizError, answer_save, attempt_start, attempts_expire_overdue
+from quizzes.tests.factories import question_numeric, question_single, quiz_with
+
+T0 = datetime(2026, 3, 2, 2, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    def __init__(self, start: datetime) -> None:
+        self.current = start
+
+    def __call__(self) -> datetime:
+        return self.current
+
+    def advance(self, **delta: float) -> None:
+        self.current += timedelta(**delta)
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    fake = FakeClock(T0)
+    monkeypatch.setattr(clock, "now", fake)
+    return fake
+
+
+@pytest.fixture
+def timed_quiz(db):
+    q1, q2 = question_single("tl-1"), question_numeric("tl-2", answer="10")
+    return quiz_with([q1, q2], time_limit_minutes=10, grade_max_points=Decimal("10")), q1, q2
+
+
+def test_answers_within_the_limit_are_saved(fake_clock, timed_quiz, student_a) -> None:
+    quiz, q1, _q2 = timed_quiz
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    assert attempt.deadline == T0 + timedelta(minutes=10)
+    fake_clock.advance(minutes=9, seconds=59)
+    outcome = answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
+    )
+    assert outcome.saved
+
+
+def test_answer_after_the_limit_is_refused_and_attempt_auto_submitted(
+    fake_clock,
+    timed_quiz,
+    student_a,
+) -> None:
+    quiz, q1, q2 = timed_quiz
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    fake_clock.advance(minutes=3)
+    assert answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
+    ).saved
+    fake_clock.advance(minutes=8)  # 11 min after start: past the 10 min limit
+    late = answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q2.pk, data={"value": ["10"]}
+    )
+    assert not late.saved and late.attempt_closed
+    assert "作答时间已到" in late.message and "之前保存的答案都已保留" in late.message
+    attempt.refresh_from_db()
+    assert attempt.state == Attempt.State.SUBMITTED and attempt.auto_submitted
+    assert attempt.submitted_at == T0 + timedelta(minutes=10)  # the deadline, not the late request
+    assert list(attempt.answers.values_list("question__bank_id", "selected")) == [("tl-1", ["a"])]
+    assert attempt.raw_score == Decimal("1.000") and attempt.score == Decimal("5.00")
+    grade = Grade.objects.get(student=student_a, item__key=quiz.gradebook_key)
+    assert grade.points == Decimal("5.00")
+    # and a later try is still refused, the earlier answer still there
+    again = answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["b"]}
+    )
+    assert not again.saved
+    assert attempt.answers.get(question=q1).selected == ["a"]
+
+
+def test_grace_absorbs_latency_only(fake_clock, timed_quiz, student_a) -> None:
+    quiz, q1, _q2 = timed_quiz
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    fake_clock.advance(minutes=10, seconds=1)  # 1 s after the deadline: inside the 2 s grace
+    assert answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
+    ).saved
+    fake_clock.advance(seconds=2)  # 3 s after: refused
+    assert not answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["b"]}
+    ).saved
+
+
+def test_reloading_the_page_after_expiry_auto_submits(
+    fake_clock, timed_quiz, student_a, client_a
+) -> None:
+    quiz, _q1, _q2 = timed_quiz
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    fake_clock.advance(minutes=30)
+    response = client_a.get(f"/quizzes/attempt/{attempt.pk}/")
+    assert response.status_code == 302 and response["Location"].endswith("/review/")
+    attempt.refresh_from_db()
+    assert attempt.auto_submitted and attempt.submitted_at == attempt.deadline
+
+
+def test_periodic_sweep_submits_abandoned_attempts(
+    fake_clock, timed_quiz, student_a, student_b
+) -> None:
+    quiz, _q1, _q2 = timed_quiz
+    a = attempt_start(quiz=quiz, student=student_a)
+    fake_clock.advance(minutes=5)
+    b = attempt_start(quiz=quiz, student=student_b)
+    fake_clock.advance(minutes=6)  # a is over (11 min), b is not (6 min)
+    assert attempts_expire_overdue() == 1
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert a.state == Attempt.State.SUBMITTED and b.state == Attempt.State.IN_PROGRESS
+
+
+def test_quiz_close_caps_the_deadline_and_late_window_applies_penalty(
+    fake_clock,
+    student_a,
+    db,
+) -> None:
+    q = question_single("late-1")
+    quiz = quiz_with(
+        [q],
+        closes_at=T0 + timedelta(minutes=5),
+        late_until=T0 + timedelta(minutes=20),
+        late_penalty_percent=Decimal("30"),
+        time_limit_minutes=60,
+    )
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    assert attempt.deadline == T0 + timedelta(minutes=20)  # late window end < start + 60 min
+    fake_clock.advance(minutes=8)
+    assert answer_save(
+        attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["a"]}
+    ).saved
+    from quizzes.services import attempt_submit
+
+    attempt = attempt_submit(attempt_id=attempt.pk)
+    assert attempt.late and attempt.score == Decimal("7.00")  # 10 × (1 − 30 %)
+    fake_clock.advance(minutes=30)
+    with pytest.raises(QuizError, match="已截止"):
+        attempt_start(quiz=quiz, student=student_a)
+
+
+def test_quiz_not_yet_open(fake_clock, student_a, db) -> None:
+    quiz = quiz_with([question_single("open-1")], opens_at=T0 + timedelta(hours=1))
+    with pytest.raises(QuizError, match="尚未开放"):
+        attempt_start(quiz=quiz, student=student_a)
