@@ -11,7 +11,7 @@ NOTES = Path(settings.BASE_DIR).parent / "shared" / "seed" / "course-notes.zh.tx
 
 
 @pytest.fixture(scope="module")
-def imported(django_db_setup, django_db_blocker) -> Iterator[object]:  # noqa: ANN001
+def imported(django_db_setup, django_db_blocker) -> Iterator[object]:
     """The real course content imported once per module (about 1 s), removed afterwards."""
     from lectures.models import CoursePage, Lecture
     from lectures.services import content_import

@@ -31,11 +31,11 @@ def content_dir(tmp_path: Path) -> Path:
     return lectures
 
 
-def _import(path: Path, force: bool = False):  # noqa: ANN202
+def _import(path: Path, force: bool = False):
     return content_import(lectures_dir=path, pages_dir=None, force=force)
 
 
-def test_importing_the_real_content_twice_changes_nothing(student_a) -> None:  # noqa: ANN001
+def test_importing_the_real_content_twice_changes_nothing(student_a) -> None:
     first = content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
     counts = _counts()
     pks = dict(Section.objects.values_list("slug", "pk").filter(lecture__number=3))
@@ -134,7 +134,7 @@ def test_command_fails_loudly_on_a_malformed_file(content_dir: Path) -> None:
     assert f"lecture-04.md:{line}: anchor {{#sec-9-9}} must be {{#sec-4-2}}" in err.getvalue()
 
 
-def test_staff_edit_is_kept_and_reported_unless_forced(content_dir: Path, instructor) -> None:  # noqa: ANN001
+def test_staff_edit_is_kept_and_reported_unless_forced(content_dir: Path, instructor) -> None:
     _import(content_dir)
     section = Section.objects.get(slug="sec-3-4")
     section.body_md = "助教改过的正文。\n"

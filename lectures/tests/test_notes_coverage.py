@@ -91,7 +91,7 @@ def notes() -> list[str]:
 
 
 @pytest.fixture
-def pages(imported, client_a) -> dict[str, PageText]:  # noqa: ANN001
+def pages(imported, client_a) -> dict[str, PageText]:
     from lectures.models import Lecture
 
     out = {}
@@ -115,7 +115,7 @@ def _text_parts(title: str) -> list[str]:
     return [p.strip() for p in MATH_RE.split(title) if p.strip()]
 
 
-def test_every_lecture_heading_of_the_notes_is_on_its_page(notes, pages) -> None:  # noqa: ANN001
+def test_every_lecture_heading_of_the_notes_is_on_its_page(notes, pages) -> None:
     found = lecture_headings(notes)
     assert len(found) == len({n for n, _ in found}) >= 9  # one page per lecture, none skipped
     for number, title in found:
@@ -125,7 +125,7 @@ def test_every_lecture_heading_of_the_notes_is_on_its_page(notes, pages) -> None
         assert f"第 {number} 讲 · {title}" in text
 
 
-def test_every_numbered_heading_of_the_notes_is_on_the_site(notes, pages) -> None:  # noqa: ANN001
+def test_every_numbered_heading_of_the_notes_is_on_the_site(notes, pages) -> None:
     headings = section_headings(notes)
     assert headings, "the notes parser found no N.M headings"
     for number, title in headings:
@@ -138,13 +138,13 @@ def test_every_numbered_heading_of_the_notes_is_on_the_site(notes, pages) -> Non
         assert f"{number} " in text
 
 
-def test_no_raw_dollar_outside_code_on_any_page(pages) -> None:  # noqa: ANN001
+def test_no_raw_dollar_outside_code_on_any_page(pages) -> None:
     for name, page in pages.items():
         text = " ".join(page.prose)
         assert "$" not in text, f"{name}: raw $ in {text[max(0, text.find('$') - 60) :][:120]!r}"
 
 
-def test_every_code_block_of_the_notes_renders_highlighted(notes, pages) -> None:  # noqa: ANN001
+def test_every_code_block_of_the_notes_renders_highlighted(notes, pages) -> None:
     expected = code_blocks(notes)
     rendered = [b for n in sorted(pages, key=_lecture_order) for b in pages[n].code_blocks]
     assert len(rendered) == len(expected)
@@ -152,14 +152,14 @@ def test_every_code_block_of_the_notes_renders_highlighted(notes, pages) -> None
         assert html_text.rstrip("\n") == block.text
 
 
-def test_highlighted_blocks_carry_a_language_and_tokens(imported, client_a) -> None:  # noqa: ANN001
+def test_highlighted_blocks_carry_a_language_and_tokens(imported, client_a) -> None:
     html = client_a.get("/lectures/3/").content.decode()
     langs = re.findall(r'<div class="codehilite" data-lang="(\w+)">', html)
     assert langs and set(langs) == {"cuda"}
     assert '<span class="kt">int</span>' in html  # Pygments tokens, not plain text
 
 
-def test_code_detector_misses_no_indented_code_line(notes) -> None:  # noqa: ANN001
+def test_code_detector_misses_no_indented_code_line(notes) -> None:
     """Independent check of the detector: every 4-space indented non-bullet line is in a block."""
     inside = code_line_indexes(notes)
     for i, line in enumerate(notes):

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
         ("ZeRO", "9.1.4"),
     ],
 )
-def test_right_section_comes_first(imported, client_a, query: str, number: str) -> None:  # noqa: ANN001
+def test_right_section_comes_first(imported, client_a, query: str, number: str) -> None:
     resp = client_a.get("/lectures/search/", {"q": query})
     assert resp.status_code == 200
     links = re.findall(r'class="search-hit-link" href="([^"]+)"', resp.content.decode())
@@ -40,7 +40,7 @@ def test_right_section_comes_first(imported, client_a, query: str, number: str) 
 
 
 @pytest.mark.parametrize("query", ["流水线", "All-Reduce", "归约", "占用率"])
-def test_terms_without_spaces_match_inside_running_text(imported, query: str) -> None:  # noqa: ANN001
+def test_terms_without_spaces_match_inside_running_text(imported, query: str) -> None:
     hits = search_sections(query)
     assert hits
     for hit in hits:
@@ -48,14 +48,14 @@ def test_terms_without_spaces_match_inside_running_text(imported, query: str) ->
         assert query.lower() in text.lower()
 
 
-def test_longer_chinese_phrase_matches_by_bigrams(imported) -> None:  # noqa: ANN001
+def test_longer_chinese_phrase_matches_by_bigrams(imported) -> None:
     # "共享内存冲突" never occurs verbatim; its bigrams 共享/内存/冲突 do, in the bank sections.
     assert query_units("共享内存冲突") == ["共享", "享内", "内存", "存冲", "冲突"]
     numbers = [h.section.number for h in search_sections("共享内存冲突")]
     assert "2.29" in numbers[:3]
 
 
-def test_snippet_is_highlighted_and_escaped(imported, client_a) -> None:  # noqa: ANN001
+def test_snippet_is_highlighted_and_escaped(imported, client_a) -> None:
     html = client_a.get("/lectures/search/", {"q": "bank conflict"}).content.decode()
     first = html[html.index('class="search-hit"') :]
     snippet = first[first.index('class="search-snippet"') :][:600]
@@ -64,13 +64,13 @@ def test_snippet_is_highlighted_and_escaped(imported, client_a) -> None:  # noqa
     assert "<script>alert(1)</script>" not in html
 
 
-def test_search_needs_login_and_handles_empty_or_unknown_queries(imported, client) -> None:  # noqa: ANN001
+def test_search_needs_login_and_handles_empty_or_unknown_queries(imported, client) -> None:
     assert client.get("/lectures/search/", {"q": "归约"}).status_code == 302
     assert search_sections("") == [] and search_sections("   ") == []
     assert search_sections("量子引力弦论") == []
 
 
-def test_title_match_outranks_body_mentions(imported) -> None:  # noqa: ANN001
+def test_title_match_outranks_body_mentions(imported) -> None:
     hits = search_sections("流水线")
     title_hits = [h for h in hits if "流水线" in h.section.search_title]
     assert title_hits and hits[: len(title_hits)] == title_hits

@@ -1,0 +1,111 @@
+"""Lecture pages: TOC anchors, prev/next, per-student "读完了" marks and progress bars, access."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lectures.models import Section, SectionRead
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _progress(html: str, lecture: int) -> tuple[int, int]:
+    block = html[html.index(f'id="lecture-progress-{lecture}"') :]
+    read = int(re.search(r'data-read="(\d+)"', block).group(1))
+    total = int(re.search(r'data-total="(\d+)"', block).group(1))
+    return read, total
+
+
+def test_lecture_page_has_toc_anchors_and_prev_next(imported, client_a) -> None:
+    html = client_a.get("/lectures/3/").content.decode()
+    toc = html[html.index('class="toc"') : html.index("</nav>", html.index('class="toc"'))]
+    assert 'href="#sec-3-4"' in toc and 'id="sec-3-4"' in html
+    assert 'rel="prev" href="/lectures/2/"' in html and 'rel="next" href="/lectures/4/"' in html
+    html5 = client_a.get("/lectures/5/").content.decode()
+    assert 'rel="next" href="/lectures/7/"' in html5  # there is no lecture 6
+    assert 'rel="prev"' not in client_a.get("/lectures/1/").content.decode()
+
+
+def test_mark_read_is_per_student_and_moves_the_progress_bar(imported, client_a, client_b) -> None:
+    section = Section.objects.get(slug="sec-3-4")
+    before = _progress(client_a.get("/lectures/").content.decode(), 3)
+    resp = client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"}, **HTMX)
+    assert resp.status_code == 200
+    body = resp.content.decode()
+    assert 'aria-pressed="true"' in body and 'hx-swap-oob="true"' in body
+    assert _progress(body, 3) == (before[0] + 1, before[1])
+    assert _progress(client_a.get("/lectures/").content.decode(), 3) == (1, before[1])
+    assert _progress(client_b.get("/lectures/").content.decode(), 3) == (0, before[1])
+    page = client_a.get("/lectures/3/").content.decode()
+    form = page[page.index(f'id="read-{section.pk}"') :][:800]
+    assert 'aria-pressed="true"' in form and 'data-section="3.4"' in form
+
+    client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "0"}, **HTMX)
+    assert not SectionRead.objects.filter(section=section).exists()
+
+
+def test_marking_twice_stays_one_mark_and_plain_post_redirects(imported, client_a) -> None:
+    section = Section.objects.get(slug="sec-3-1")
+    for _ in range(2):
+        resp = client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"})
+        assert resp.status_code == 302 and resp["Location"] == "/lectures/3/#sec-3-1"
+    assert SectionRead.objects.filter(section=section).count() == 1
+
+
+def test_subsections_carry_no_mark_and_unknown_ids_are_404(imported, client_a) -> None:
+    sub = Section.objects.get(slug="sec-9-1-4")
+    assert client_a.post(f"/lectures/sections/{sub.pk}/read/", {"read": "1"}).status_code == 404
+    assert client_a.post("/lectures/sections/999999/read/", {"read": "1"}).status_code == 404
+    assert client_a.get("/lectures/6/").status_code == 404
+    assert client_a.get(f"/lectures/sections/{sub.pk}/read/").status_code == 405
+
+
+def test_pages_need_login(imported, client) -> None:
+    section = Section.objects.get(slug="sec-3-4")
+    for url in ("/lectures/", "/lectures/3/", "/lectures/map/", "/lectures/cheatsheet/"):
+        assert client.get(url).status_code == 302
+    assert client.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"}).status_code == 302
+    assert not SectionRead.objects.exists()
+
+
+def test_course_map_lists_reading_order_and_every_lecture(imported, client_a) -> None:
+    html = client_a.get("/lectures/map/").content.decode()
+    assert "概念 → 单卡编程 → 算子优化 → 编译自动化 → 多卡分布式 → 通信" in html
+    for n in (1, 2, 3, 4, 5, 7, 8, 9, 10):
+        assert f'href="/lectures/{n}/"' in html
+    assert "五个模块" in html and "编者补充" in html
+
+
+def test_every_cheatsheet_link_lands_on_an_existing_anchor(imported, client_a) -> None:
+    html = client_a.get("/lectures/cheatsheet/").content.decode()
+    links = set(re.findall(r'href="/lectures/(\d+)/#(sec-[\d-]+)"', html))
+    assert len(links) >= 40
+    for lecture, anchor in links:
+        assert f'id="{anchor}"' in client_a.get(f"/lectures/{lecture}/").content.decode()
+    for topic in (
+        "Amdahl",
+        "占用率",
+        "bank conflict",
+        "Roofline",
+        "FlashAttention",
+        "Winograd",
+        "ZeRO",
+        "气泡率",
+        "Broadcast",
+        "Ring AllReduce",
+        "Hopper",
+    ):
+        assert topic in html
+    assert html.count("编者补充") >= 10
+
+
+def test_lecture_body_is_cached_between_requests(
+    imported, client_a, django_assert_max_num_queries
+) -> None:
+    client_a.get("/lectures/8/")  # warm the cache
+    with django_assert_max_num_queries(12):
+        html = client_a.get("/lectures/8/").content.decode()
+    assert 'id="sec-8-7-2"' in html

@@ -1,0 +1,44 @@
+"""Markdown rendering: math to MathML (with a readable fallback), Pygments CSS we serve, links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lectures.rendering import pygments_css, render_markdown
+
+STATIC_CSS = Path(__file__).resolve().parent.parent / "static" / "lectures" / "pygments.css"
+
+
+def test_math_becomes_mathml_and_code_keeps_its_dollars() -> None:
+    out = render_markdown(
+        "面积 $46{,}225\\ \\text{mm}^2$\n\n$$s = \\frac{1}{1-p}$$\n\n```c\nint $x;\n```\n"
+    )
+    assert out.html.count("<math") == 2 and 'display="block"' in out.html
+    assert "$x" in out.html.split("<pre")[1]  # a $ inside code stays code
+    assert "$" not in out.html.split('<div class="codehilite"')[0]
+
+
+def test_unparsable_formula_renders_as_code_not_raw_dollars() -> None:
+    out = render_markdown("坏公式 $x^{$ 之后的文字")
+    assert out.math_fallbacks == ["x^{"]
+    assert '<code class="math-fallback" title="LaTeX">x^{</code>' in out.html
+    assert "$" not in out.html
+
+
+def test_markdown_is_not_applied_inside_math() -> None:
+    out = render_markdown("$a_1 * b_2 * c$ 和 $d_1$")
+    assert "<em>" not in out.html and out.html.count("<math") == 2
+
+
+def test_served_pygments_stylesheet_is_current() -> None:
+    assert STATIC_CSS.read_text() == pygments_css()
+
+
+def test_section_links_resolve_through_the_given_function() -> None:
+    out = render_markdown("[见 3.4](sec:3.4)", link=lambda n: f"/lectures/3/#sec-{n}")
+    assert 'href="/lectures/3/#sec-3.4"' in out.html
+
+
+def test_mlir_blocks_are_highlighted() -> None:
+    out = render_markdown("```mlir\n%y = linalg.matmul ins(%x : tensor<4xf32>)\n```\n")
+    assert 'data-lang="mlir"' in out.html and '<span class="nv">%y</span>' in out.html
