@@ -1,0 +1,12 @@
+#include <cuda_runtime.h>
+
+__global__ void add_kernel(const float* x, const float* y, float* out, int n) {
+    // TODO: global index i = blockIdx.x * blockDim.x + threadIdx.x
+    // TODO: guard i < n, then out[i] = x[i] + y[i]
+}
+
+extern "C" void vector_add(const float* x, const float* y, float* out, int n) {
+    int threads = 256;
+    int blocks = (n + threads - 1) / threads;
+    add_kernel<<<blocks, threads>>>(x, y, out, n);
+}

@@ -1,0 +1,170 @@
+"""nvcc: compile the submission into a shared library (inside the sandbox), parse ptxas -v.
+
+`compile_in_sandbox` and `make_caller` run inside the sandbox (the source is student-controlled
+input: nvcc's preprocessor alone can read files or hang). `parse_ptxas` runs on the trusted side
+over the returned log.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import shutil
+import subprocess
+from typing import Any
+
+NVCC = os.environ.get("PDC_NVCC", "/usr/local/cuda/bin/nvcc")
+DEFAULT_ARCH = os.environ.get("PDC_CUDA_ARCH", "sm_80")  # A100 class when no GPU tells us better
+LOG_CAP = 64 * 1024  # bytes of compiler output kept
+
+
+def nvcc_available() -> bool:
+    return os.path.exists(NVCC) and os.access(NVCC, os.X_OK)
+
+
+def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
+    arch = job.get("cuda_arch") or DEFAULT_ARCH
+    if not re.fullmatch(r"sm_\d{2,3}a?", arch):
+        arch = DEFAULT_ARCH
+    cmd = [
+        NVCC,
+        "-shared",
+        "-Xcompiler",
+        "-fPIC",
+        "-O3",
+        "-lineinfo",
+        f"-arch={arch}",
+        "-Xptxas",
+        "-v",
+        "-o",
+        "submission.so",
+        "submission.cu",
+    ]
+    try:
+        proc = subprocess.run(
+            cmd,
+            cwd="/run/job",
+            capture_output=True,
+            close_fds=True,
+            timeout=float(job["limits"]["compile_seconds"]),
+        )
+    except subprocess.TimeoutExpired:
+        return {
+            "status": "timeout",
+            "message": f"nvcc took longer than {job['limits']['compile_seconds']} s",
+            "compile": {"ok": False, "log": "", "ptxas": None},
+        }
+    except FileNotFoundError:
+        return {"status": "infrastructure_error", "message": f"nvcc not found at {NVCC}"}
+    log = clean_log((proc.stdout + proc.stderr)[:LOG_CAP].decode("utf-8", "replace"))
+    info = {"ok": proc.returncode == 0, "log": log, "arch": arch}
+    if proc.returncode != 0:
+        return {"status": "compile_error", "message": first_errors(log), "compile": info}
+    try:  # static constructors of the submission run here, inside the sandbox
+        lib = ctypes.CDLL("/run/job/submission.so")
+    except OSError as exc:
+        return {
+            "status": "compile_error",
+            "message": f"cannot load the compiled library: {exc}",
+            "compile": info,
+        }
+    if not hasattr(lib, job["entry"]):
+        return {
+            "status": "compile_error",
+            "compile": info,
+            "message": f"no function named {job['entry']!r} with C linkage: declare it "
+            f'`extern "C"` (C++ names are mangled)',
+        }
+    if job["device"] != "cuda":
+        return {
+            "status": "needs_gpu",
+            "compile": info,
+            "message": "compiled; running CUDA code needs a GPU host (this is not a pass)",
+        }
+    return {"status": "ok", "compile": info, "library": lib}
+
+
+def clean_log(log: str) -> str:
+    """Student-facing paths: /run/job/submission.cu -> submission.cu; nvcc temp files -> <tmp>."""
+    log = log.replace("/run/job/", "")
+    return re.sub(r"/tmp/tmpxft_[0-9a-f_]+[\w.-]*", "<tmp>", log)
+
+
+def first_errors(log: str, limit: int = 20) -> str:
+    lines = [ln for ln in log.splitlines() if "error" in ln.lower()]
+    return "\n".join(lines[:limit]) or log[-2000:]
+
+
+def make_caller(lib: Any, entry: str, arg_types: list[str]) -> Any:
+    fn = getattr(lib, entry)
+    table = {"ptr": ctypes.c_void_p, "int": ctypes.c_int, "float": ctypes.c_float}
+    fn.argtypes = [table[t] for t in arg_types]
+    fn.restype = None
+
+    def call(*args: Any) -> None:
+        conv = [ctypes.c_void_p(a.data_ptr()) if hasattr(a, "data_ptr") else a for a in args]
+        fn(*conv)
+
+    return call
+
+
+# --- trusted side: ptxas -v report -------------------------------------------------------------
+
+_ENTRY = re.compile(r"Compiling entry function '([^']+)' for '(sm_\w+)'")
+_PROPS = re.compile(r"Function properties for (\S+)")
+_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_USED = re.compile(r"Used (\d+) registers")
+_SMEM = re.compile(r"(\d+) bytes smem")
+
+
+def parse_ptxas(log: str) -> dict[str, Any] | None:
+    kernels: dict[str, dict[str, Any]] = {}
+    arch = None
+    current = None
+    for line in log.splitlines():
+        if m := _ENTRY.search(line):
+            current, arch = m.group(1), m.group(2)
+            kernels.setdefault(current, _empty(current))
+        elif m := _PROPS.search(line):
+            current = m.group(1)
+        elif current and (m := _FRAME.search(line)) and current in kernels:
+            k = kernels[current]
+            k["stack_bytes"], k["spill_stores_bytes"], k["spill_loads_bytes"] = map(int, m.groups())
+        elif current and (m := _USED.search(line)) and current in kernels:
+            kernels[current]["registers"] = int(m.group(1))
+            smem = _SMEM.search(line)
+            kernels[current]["shared_mem_bytes"] = int(smem.group(1)) if smem else 0
+    if not kernels:
+        return None
+    names = demangle(list(kernels))
+    out = []
+    for mangled, k in kernels.items():
+        k["name"] = names.get(mangled, mangled)
+        out.append(k)
+    return {"arch": arch, "kernels": out}
+
+
+def _empty(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "registers": None,
+        "shared_mem_bytes": None,
+        "spill_stores_bytes": None,
+        "spill_loads_bytes": None,
+        "stack_bytes": None,
+    }
+
+
+def demangle(names: list[str]) -> dict[str, str]:
+    tool = shutil.which("c++filt")
+    if not tool or not names:
+        return {}
+    try:
+        proc = subprocess.run(
+            [tool], input="\n".join(names), capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    out = proc.stdout.splitlines()
+    return dict(zip(names, out, strict=False)) if len(out) == len(names) else {}

@@ -1,0 +1,406 @@
+"""grade(): the trusted side of one grading job (inputs, reference, sandbox, verdict, document)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from . import cuda_build, pool, scoring, timing_check
+from .compare import check_tensor_type, compare, inputs_unchanged
+from .problems import Problem, ProblemInvalid, load_problem
+from .result import finish, new_document
+from .sandbox import Limits, Outcome, Sandbox, SandboxStartError
+
+MAX_SOURCE_BYTES = 256 * 1024  # a kernel file; anything bigger is not a submission
+PUBLIC_SEED = 0
+BENCH_BYTES_BUDGET = 2 * 1024**3  # bytes of benchmark input sets shipped per job (GPU path)
+DTYPES = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float64": torch.float64,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "uint8": torch.uint8,
+}
+
+
+def grade(
+    *,
+    slug: str,
+    source: str,
+    backend: str,
+    seed: int | None = None,
+    device: str | None = None,
+    on_phase: Callable[[str], None] | None = None,
+    public_only: bool = False,
+) -> dict[str, Any]:
+    """Grade one submission. Raises ProblemNotFound / ValueError for caller mistakes only."""
+    problem = load_problem(slug)
+    if backend not in problem.backends:
+        raise ValueError(f"problem {slug!r} offers backends {problem.backends}, not {backend!r}")
+    dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    doc = new_document(slug=slug, backend=backend, path="gpu" if dev.type == "cuda" else "cpu")
+    started = time.monotonic()
+    try:
+        _grade(doc, problem, source, backend, seed, dev, on_phase, public_only)
+    except SandboxStartError as exc:
+        finish(doc, status="infrastructure_error", message=f"the sandbox could not start: {exc}")
+    except Exception as exc:
+        doc["log"] = traceback.format_exc()[-4000:]
+        finish(doc, status="infrastructure_error", message=f"internal grader error: {exc!r}")
+    scoring.apply(doc, problem)
+    doc["elapsed_s"] = round(time.monotonic() - started, 3)
+    return doc
+
+
+def _source_problem(source: Any) -> str | None:
+    if not isinstance(source, str):
+        return "the submission must be text"
+    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        return f"the submission is larger than {MAX_SOURCE_BYTES // 1024} KiB"
+    if "\x00" in source:
+        return "the submission contains NUL bytes"
+    if not source.strip():
+        return "the submission is empty"
+    return None
+
+
+def _grade(
+    doc: dict[str, Any],
+    problem: Problem,
+    source: str,
+    backend: str,
+    seed: int | None,
+    dev: torch.device,
+    on_phase: Any,
+    public_only: bool,
+) -> None:
+    if why := _source_problem(source):
+        finish(doc, status="rejected", message=why)
+        return
+    seed = PUBLIC_SEED if public_only else (seed if seed is not None else secrets.randbits(63))
+    gpu_index = (dev.index or 0) if dev.type == "cuda" else None
+    if dev.type == "cuda":
+        doc["device"] = timing_check.device_info(dev)
+    limits = Limits().merged(problem.limits)
+    ref = problem.reference_module()
+    cases, job_cases = build_cases(problem, ref, backend, seed, dev)
+    timed = dev.type == "cuda" and not public_only and bool(problem.benchmarks)
+    bench = build_bench(problem, ref, backend, seed, dev) if timed else None
+    if bench:
+        limits = limits.merged({"file_size_mb": max(limits.file_size_mb, bench["mib"] * 3 + 64)})
+    sandbox = pool.get_pool(gpu_index).acquire(limits)
+    try:
+        outcome = _run(sandbox, problem, source, backend, dev, limits, job_cases, bench, on_phase)
+        _verdict(doc, problem, cases, bench, sandbox, outcome, limits, dev)
+    finally:
+        sandbox.cleanup()
+
+
+def _verdict(
+    doc: dict[str, Any],
+    problem: Problem,
+    cases: list[dict[str, Any]],
+    bench: dict[str, Any] | None,
+    sandbox: Sandbox,
+    outcome: Outcome,
+    limits: Limits,
+    dev: torch.device,
+) -> None:
+    doc["log"] = outcome.log
+    result = outcome.result or {}
+    if result.get("compile") is not None:
+        comp = result["compile"]
+        doc["compile"] = {
+            "ok": bool(comp.get("ok")),
+            "log": str(comp.get("log", "")),
+            "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
+        }
+    verdict = classify(outcome, limits)
+    if verdict:
+        _mark_failed_case(doc, cases, result)
+        finish(doc, status=verdict[0], message=verdict[1])
+        return
+    if not check_outputs(doc, cases, sandbox, result):
+        return
+    if bench and result.get("timing"):
+        verdict = timing_check.apply(doc, problem, bench, result["timing"], sandbox.job_dir, dev)
+        if verdict:
+            finish(doc, status=verdict[0], message=verdict[1])
+            return
+    note = " (CPU path: correctness only)" if dev.type != "cuda" else ""
+    finish(doc, status="accepted", message=f"all {len(cases)} tests passed{note}")
+
+
+def _run(
+    sandbox: Sandbox,
+    problem: Problem,
+    source: str,
+    backend: str,
+    dev: torch.device,
+    limits: Limits,
+    job_cases: list[dict[str, Any]],
+    bench: dict[str, Any] | None,
+    on_phase: Any,
+) -> Outcome:
+    name = "submission.py" if backend == "triton" else "submission.cu"
+    (sandbox.job_dir / name).write_text(source, encoding="utf-8")
+    torch.save({"cases": job_cases}, sandbox.job_dir / "tests.pt")
+    if bench:
+        torch.save({"sets": bench["sets"]}, sandbox.job_dir / "bench.pt")
+    job = {
+        "backend": backend,
+        "entry": problem.entry_name,
+        "device": dev.type,
+        "limits": limits.__dict__,
+        "arg_types": job_cases[0]["arg_types"] if job_cases else [],
+        "cuda_arch": timing_check.cuda_arch(dev),
+        "time": bool(bench),
+        "timing": timing_check.TIMING_CFG,
+    }
+    return sandbox.run_job(job, on_phase)
+
+
+def case_seed(seed: int, index: int, dtype: str) -> int:
+    """Per-case seed derived from the secret job seed (one-way, so cases cannot be related)."""
+    digest = hashlib.sha256(f"{seed}:{index}:{dtype}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") & ((1 << 63) - 1)
+
+
+def _dtypes(problem: Problem, backend: str) -> list[str]:
+    return [problem.cuda_dtype()] if backend == "cuda" else list(problem.dtypes)
+
+
+def _call_args(ref: Any, backend: str) -> Any:
+    return getattr(ref, "call_args_cuda", ref.call_args) if backend == "cuda" else ref.call_args
+
+
+def make_case(
+    problem: Problem,
+    ref: Any,
+    backend: str,
+    shape: dict[str, int],
+    dtype: str,
+    seed: int,
+    dev: torch.device,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One test case: (trusted record with expected outputs, the job-side record without them)."""
+    tdtype = DTYPES[dtype]
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    inputs = ref.make_inputs(shape, tdtype, gen, "cpu")
+    outputs = ref.make_outputs(shape, tdtype, "cpu")
+    private = {k: v.to(dev).clone() for k, v in inputs.items()}  # the reference's own copy
+    expected = {k: v.detach() for k, v in ref.reference(private, shape).items()}
+    args, types = encode_args(_call_args(ref, backend)(inputs, outputs, shape), inputs, outputs)
+    trusted = {
+        "shape": dict(shape),
+        "dtype": dtype,
+        "inputs": inputs,
+        "expected": expected,
+        "tol": problem.tolerance(dtype),
+    }
+    job = {"inputs": inputs, "outputs": outputs, "args": args, "arg_types": types}
+    return trusted, job
+
+
+def build_cases(
+    problem: Problem, ref: Any, backend: str, seed: int, dev: torch.device
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    trusted, job = [], []
+    for index, test in enumerate(problem.tests):
+        for dtype in _dtypes(problem, backend):
+            t, j = make_case(
+                problem, ref, backend, test.shape, dtype, case_seed(seed, index, dtype), dev
+            )
+            t["name"] = test.name if len(_dtypes(problem, backend)) == 1 else f"{test.name}/{dtype}"
+            trusted.append(t)
+            job.append(j)
+    return trusted, job
+
+
+def build_bench(
+    problem: Problem, ref: Any, backend: str, seed: int, dev: torch.device
+) -> dict[str, Any]:
+    bench = problem.benchmarks[0]
+    dtype = _dtypes(problem, backend)[0]
+    first_t, first_j = make_case(
+        problem, ref, backend, bench.shape, dtype, case_seed(seed, 10_000, dtype), dev
+    )
+    set_bytes = sum(t.numel() * t.element_size() for t in first_j["inputs"].values())
+    n_sets = max(2, min(8, BENCH_BYTES_BUDGET // max(1, set_bytes)))
+    trusted, sets = [first_t], [first_j]
+    for k in range(1, n_sets):
+        t, j = make_case(
+            problem, ref, backend, bench.shape, dtype, case_seed(seed, 10_000 + k, dtype), dev
+        )
+        trusted.append(t)
+        sets.append(j)
+    return {
+        "name": bench.name,
+        "shape": bench.shape,
+        "dtype": dtype,
+        "trusted": trusted,
+        "sets": sets,
+        "mib": (set_bytes * n_sets) // (1024 * 1024) + 1,
+        "ref": ref,
+        "backend": backend,
+    }
+
+
+def encode_args(
+    args: list[Any], inputs: dict[str, Any], outputs: dict[str, Any]
+) -> tuple[list, list]:
+    """Tensors become references to the job's input/output dicts: the sandbox rebuilds them."""
+    by_id = {id(v): ("in", k) for k, v in inputs.items()}
+    by_id.update({id(v): ("out", k) for k, v in outputs.items()})
+    encoded, types = [], []
+    for arg in args:
+        if isinstance(arg, torch.Tensor):
+            if id(arg) not in by_id:
+                raise ProblemInvalid("call_args returned a tensor that is not an input or output")
+            encoded.append(list(by_id[id(arg)]))
+            types.append("ptr")
+        elif isinstance(arg, bool) or not isinstance(arg, int | float):
+            raise ProblemInvalid(f"call_args returned unsupported {type(arg).__name__}")
+        elif isinstance(arg, int):
+            encoded.append(["int", arg])
+            types.append("int")
+        else:
+            encoded.append(["float", arg])
+            types.append("float")
+    return encoded, types
+
+
+_SIGNAL_NAMES = {
+    signal.SIGSEGV: "SIGSEGV (segmentation fault)",
+    signal.SIGBUS: "SIGBUS (bus error)",
+    signal.SIGFPE: "SIGFPE (arithmetic error)",
+    signal.SIGABRT: "SIGABRT (aborted)",
+    signal.SIGILL: "SIGILL (illegal instruction)",
+    signal.SIGKILL: "SIGKILL",
+}
+
+
+def classify(outcome: Outcome, limits: Limits) -> tuple[str, str] | None:
+    """Verdict from how the sandbox ended, or None when outputs must be compared."""
+    result = outcome.result or {}
+    if outcome.ended == "timeout":
+        return (
+            "timeout",
+            f"time limit exceeded: the job ran longer than {limits.wall_seconds:g} s (wall clock)",
+        )
+    if outcome.ended == "cpu_limit":
+        return "timeout", f"time limit exceeded: more than {limits.cpu_seconds:g} s of CPU time"
+    if outcome.ended == "output_limit":
+        return "runtime_error", (
+            f"output limit exceeded: more than {limits.output_bytes // 1024} KiB "
+            "printed; the job was stopped"
+        )
+    if outcome.oom_killed:
+        return "memory_limit", f"memory limit exceeded ({limits.memory_mb} MiB)"
+    if outcome.ended == "signalled":
+        name = _SIGNAL_NAMES.get(outcome.signal or 0, f"signal {outcome.signal}")
+        return "runtime_error", f"the submission crashed with {name}"
+    if outcome.ended != "done":
+        return (
+            "runtime_error",
+            f"the submission exited before finishing (exit code {outcome.exit_code})",
+        )
+    status = result.get("status")
+    message = str(result.get("message", ""))
+    if status == "ok":
+        return None
+    if status in ("compile_error", "runtime_error", "memory_limit", "timeout", "needs_gpu"):
+        if status == "memory_limit":
+            message = f"memory limit exceeded ({limits.memory_mb} MiB): {message}"
+        return status, message
+    return "infrastructure_error", f"unexpected harness status {status!r}: {message}"
+
+
+def _mark_failed_case(
+    doc: dict[str, Any], cases: list[dict[str, Any]], result: dict[str, Any]
+) -> None:
+    index = result.get("failed_case")
+    if isinstance(index, int) and 0 <= index < len(cases):
+        doc["tests"].append(_test_entry(cases[index], False, None, str(result.get("message", ""))))
+
+
+def _test_entry(case: dict[str, Any], passed: bool, cmp: Any, message: str) -> dict[str, Any]:
+    return {
+        "name": case["name"],
+        "shape": case["shape"],
+        "dtype": case["dtype"],
+        "passed": passed,
+        "max_abs_error": cmp.max_abs_error if cmp else None,
+        "max_rel_error": cmp.max_rel_error if cmp else None,
+        "mismatch_count": cmp.mismatch_count if cmp else None,
+        "numel": cmp.numel if cmp else None,
+        "first_mismatch_index": cmp.first_mismatch_index if cmp else None,
+        "message": message,
+    }
+
+
+def load_returned(path: os.PathLike[str] | str) -> Any:
+    """Load what the sandbox wrote; weights_only refuses anything but plain tensors and containers."""
+    return torch.load(path, weights_only=True, map_location=None)
+
+
+def check_outputs(
+    doc: dict[str, Any], cases: list[dict[str, Any]], sandbox: Sandbox, result: dict[str, Any]
+) -> bool:
+    """Compare every case on the trusted side. False when a verdict was already set."""
+    try:
+        returned = load_returned(sandbox.job_dir / "result.pt")["cases"]
+    except Exception as exc:
+        finish(
+            doc,
+            status="wrong_answer",
+            message=f"outputs could not be read back as plain tensors: {str(exc)[:300]}",
+        )
+        return False
+    returned_value = set(result.get("returned_value") or [])
+    first_fail = None
+    for index, case in enumerate(cases):
+        got = returned[index] if index < len(returned) else {}
+        entry, why = _check_case(case, got, index in returned_value)
+        doc["tests"].append(entry)
+        if not entry["passed"] and first_fail is None:
+            first_fail = f"test {case['name']}: {why}"
+    if first_fail:
+        finish(doc, status="wrong_answer", message=first_fail)
+        return False
+    return True
+
+
+def _check_case(
+    case: dict[str, Any], got: dict[str, Any], returned_value: bool
+) -> tuple[dict, str]:
+    hint = " (your function returned a value: write results into the output tensors in place)"
+    outputs = got.get("outputs") if isinstance(got, dict) else None
+    if not isinstance(outputs, dict):
+        return _test_entry(case, False, None, "no outputs came back"), "no outputs came back"
+    first_cmp = None
+    for key, expected in case["expected"].items():
+        tensor = outputs.get(key)
+        bad = check_tensor_type(key, tensor, expected, expected.device)
+        if bad:
+            return _test_entry(case, False, None, bad.message), bad.message
+        atol, rtol = case["tol"]
+        cmp = compare(key, tensor, expected, atol, rtol)
+        first_cmp = first_cmp or cmp
+        if not cmp.passed:
+            msg = cmp.message + (hint if returned_value else "")
+            return _test_entry(case, False, cmp, msg), msg
+    mutated = inputs_unchanged(case["inputs"], got.get("inputs") or {})
+    if mutated:
+        return _test_entry(case, False, first_cmp, mutated), mutated
+    return _test_entry(case, True, first_cmp, ""), ""

@@ -1,0 +1,135 @@
+"""Warm pool of pre-started sandboxes, one process-local pool per (GPU index).
+
+Each pooled sandbox is a fresh bwrap child that has already imported torch/triton and waits for
+ONE job, then exits: every sandbox guarantee holds per job, only the import cost is pre-paid.
+Safe for Celery prefork (a forked child forgets its parent's pool and builds its own lazily) and
+for the CLI (idle sandboxes are killed at exit). Disable with PDC_RUNNER_POOL=0.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from dataclasses import replace
+
+from .sandbox import Limits, Sandbox, SandboxStartError
+
+POOL_SIZE = int(os.environ.get("PDC_RUNNER_POOL", "1"))  # idle sandboxes kept per process
+# Spawn-time ceilings; the harness lowers them to each job's limits before the job starts.
+CEILING = Limits(
+    memory_mb=int(os.environ.get("PDC_RUNNER_MEMORY_CEILING_MB", "4096")),
+    file_size_mb=4096,
+    open_files=1024,
+    processes=512,
+)
+
+
+class WarmPool:
+    def __init__(self, size: int, gpu_index: int | None):
+        self.size = size
+        self.gpu_index = gpu_index
+        self._idle: list[Sandbox] = []
+        self._lock = threading.Lock()
+        self._refilling = False
+        self.last_error: str = ""
+
+    def _fits(self, limits: Limits) -> bool:
+        return (
+            limits.memory_mb <= CEILING.memory_mb
+            and limits.file_size_mb <= CEILING.file_size_mb
+            and limits.open_files <= CEILING.open_files
+            and limits.processes <= CEILING.processes
+            and limits.tmp_mb == CEILING.tmp_mb
+        )
+
+    def acquire(self, limits: Limits) -> Sandbox:
+        """A ready sandbox for one job (from the pool when it fits, else started now)."""
+        sandbox = None
+        if self.size > 0 and self._fits(limits):
+            with self._lock:
+                while self._idle and sandbox is None:
+                    candidate = self._idle.pop(0)
+                    if candidate.proc and candidate.proc.poll() is None:
+                        sandbox = candidate
+                    else:
+                        candidate.cleanup()
+            self.refill_async()
+        if sandbox is None:
+            sandbox = Sandbox(
+                limits=CEILING if self._fits(limits) else limits, gpu_index=self.gpu_index
+            )
+            sandbox.start().wait_ready()
+        sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
+        return sandbox
+
+    def refill_async(self) -> None:
+        with self._lock:
+            if self._refilling or len(self._idle) >= self.size:
+                return
+            self._refilling = True
+        threading.Thread(target=self._refill, daemon=True, name="sandbox-pool-refill").start()
+
+    def _refill(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    if len(self._idle) >= self.size or _pid != os.getpid():
+                        return
+                sandbox = Sandbox(limits=CEILING, gpu_index=self.gpu_index)
+                try:
+                    sandbox.start().wait_ready()
+                except SandboxStartError as exc:
+                    self.last_error = str(exc)
+                    sandbox.cleanup()
+                    return  # the next acquire starts one synchronously and reports the error
+                with self._lock:
+                    self._idle.append(sandbox)
+        finally:
+            with self._lock:
+                self._refilling = False
+
+    def shutdown(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for sandbox in idle:
+            sandbox.cleanup()
+
+
+_pools: dict[int | None, WarmPool] = {}
+_pid = os.getpid()
+_guard = threading.Lock()
+
+
+def get_pool(gpu_index: int | None = None) -> WarmPool:
+    global _pid
+    with _guard:
+        if _pid != os.getpid():  # forked: the parent's sandboxes are not ours to use or kill
+            _pools.clear()
+            _pid = os.getpid()
+        if gpu_index not in _pools:
+            _pools[gpu_index] = WarmPool(POOL_SIZE, gpu_index)
+        return _pools[gpu_index]
+
+
+def warm_up(gpu_index: int | None = None) -> None:
+    """Start filling the pool now (e.g. when a worker process starts)."""
+    get_pool(gpu_index).refill_async()
+
+
+def shutdown_all() -> None:
+    if _pid != os.getpid():
+        return
+    for pool in list(_pools.values()):
+        pool.shutdown()
+
+
+def _after_fork_in_child() -> None:
+    global _pid, _guard
+    _guard = threading.Lock()  # the parent's lock may have been held by a thread at fork time
+    _pools.clear()
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+atexit.register(shutdown_all)

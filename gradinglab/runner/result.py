@@ -1,0 +1,119 @@
+"""The result document (schema v1): building it, capping every text field, validating it."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+RUNNER_VERSION = "1.0.0"
+
+STATUSES = (
+    "accepted",
+    "wrong_answer",
+    "compile_error",
+    "runtime_error",
+    "timeout",
+    "memory_limit",
+    "rejected",
+    "needs_gpu",
+    "infrastructure_error",
+)
+
+# Text caps in characters. Logs are the tail end that matters most for students; the document must
+# stay small enough to store per attempt and post over HTTP (well under 256 KiB in all).
+CAP_MESSAGE = 2000
+CAP_TEST_MESSAGE = 500
+CAP_LOG = 16_000
+CAP_COMPILE_LOG = 16_000
+CAP_NAME = 200
+CAP_FLAG = 300
+MAX_TESTS = 64
+MAX_FLAGS = 16
+MAX_KERNELS = 32
+
+RESULT_SCHEMA: dict[str, Any] = json.loads(
+    (Path(__file__).with_name("result_schema.json")).read_text(encoding="utf-8")
+)
+
+
+def cap_text(text: Any, limit: int) -> str:
+    """Cut text to `limit` characters, saying how much was dropped (never silently)."""
+    s = "" if text is None else str(text)
+    if len(s) <= limit:
+        return s
+    note = f"\n… [truncated {len(s) - limit} characters]"
+    return s[: max(0, limit - len(note))] + note
+
+
+def finite_or_none(value: Any) -> float | None:
+    """JSON has no NaN/inf: non-finite numbers become null (the message says why)."""
+    if value is None:
+        return None
+    f = float(value)
+    return f if math.isfinite(f) else None
+
+
+def new_document(*, slug: str, backend: str, path: str) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "runner_version": RUNNER_VERSION,
+        "problem": cap_text(slug, CAP_NAME),
+        "backend": backend,
+        "path": path,
+        "status": "infrastructure_error",
+        "gradable": False,
+        "message": "",
+        "tests": [],
+        "compile": None,
+        "timing": None,
+        "score": None,
+        "device": {
+            "kind": "cpu",
+            "name": "cpu",
+            "peak_gbps": None,
+            "peak_tflops": None,
+            "peak_source": None,
+        },
+        "flags": [],
+        "log": "",
+        "elapsed_s": 0.0,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def finish(doc: dict[str, Any], *, status: str, message: str) -> dict[str, Any]:
+    """Set the verdict and enforce every cap; the one exit path for documents."""
+    assert status in STATUSES, status
+    doc["status"] = status
+    doc["gradable"] = status != "infrastructure_error"
+    doc["message"] = cap_text(message, CAP_MESSAGE)
+    doc["log"] = cap_text(doc.get("log", ""), CAP_LOG)
+    doc["tests"] = [_cap_test(t) for t in doc.get("tests", [])[:MAX_TESTS]]
+    doc["flags"] = [cap_text(f, CAP_FLAG) for f in doc.get("flags", [])[:MAX_FLAGS]]
+    comp = doc.get("compile")
+    if comp:
+        comp["log"] = cap_text(comp.get("log", ""), CAP_COMPILE_LOG)
+        if comp.get("ptxas"):
+            comp["ptxas"]["kernels"] = comp["ptxas"]["kernels"][:MAX_KERNELS]
+            for k in comp["ptxas"]["kernels"]:
+                k["name"] = cap_text(k["name"], CAP_NAME)
+    return doc
+
+
+def _cap_test(t: dict[str, Any]) -> dict[str, Any]:
+    t["name"] = cap_text(t.get("name", ""), CAP_NAME)
+    t["message"] = cap_text(t.get("message", ""), CAP_TEST_MESSAGE)
+    for key in ("max_abs_error", "max_rel_error"):
+        t[key] = finite_or_none(t.get(key))
+    return t
+
+
+def validate(doc: dict[str, Any]) -> None:
+    """Raise jsonschema.ValidationError when the document breaks the schema."""
+    import jsonschema
+
+    jsonschema.validate(doc, RESULT_SCHEMA)
