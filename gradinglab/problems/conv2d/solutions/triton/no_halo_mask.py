@@ -1,0 +1,34 @@
+# Expected CPU-path status: runtime_error.
+# Mistake: the shifted input tile is masked only by the output tile's bounds, not by the image:
+# halo taps at the border read row -r / column -r (before x) and past its end. The runner
+# reports the out-of-bounds load (ghost cells must be masked and read as 0, lecture 3.10).
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def conv2d_kernel(x_ptr, w_ptr, out_ptr, H, W, R, BH: tl.constexpr, BW: tl.constexpr):
+    rows = tl.program_id(0) * BH + tl.arange(0, BH)
+    cols = tl.program_id(1) * BW + tl.arange(0, BW)
+    acc = tl.zeros([BH, BW], dtype=tl.float32)
+    K = 2 * R + 1
+    for a in range(0, K):
+        in_r = rows + a - R
+        r_ok = (in_r >= 0) & (in_r < H)
+        for b in range(0, K):
+            in_c = cols + b - R
+            c_ok = (in_c >= 0) & (in_c < W)
+            wv = tl.load(w_ptr + a * K + b)
+            tile = tl.load(x_ptr + in_r[:, None] * W + in_c[None, :],
+                           mask=(rows[:, None] < H) & (cols[None, :] < W), other=0.0)
+            acc += wv * tile
+    out_mask = (rows[:, None] < H) & (cols[None, :] < W)
+    tl.store(out_ptr + rows[:, None] * W + cols[None, :], acc, mask=out_mask)
+
+
+def conv2d(x: torch.Tensor, weight: torch.Tensor, out: torch.Tensor,
+           height: int, width: int, radius: int) -> None:
+    BH, BW = 32, 32
+    grid = (triton.cdiv(height, BH), triton.cdiv(width, BW))
+    conv2d_kernel[grid](x, weight, out, height, width, radius, BH=BH, BW=BW)
