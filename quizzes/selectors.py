@@ -183,7 +183,7 @@ def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
     group = max(1, round(len(attempts) * DISCRIMINATION_GROUP)) if len(attempts) >= 2 else 0
     lower, upper = attempts[:group], attempts[len(attempts) - group :] if group else []
     stats = []
-    for question in quiz.questions.prefetch_related("choices").order_by("pool__order"):
+    for question in _pool_questions(quiz):
         took = [a for a in attempts if question.pk in a.question_ids]
         values = [float(fractions.get((a.pk, question.pk), 0)) for a in took]
         stats.append(
@@ -196,6 +196,11 @@ def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
             )
         )
     return len(attempts), stats
+
+
+def _pool_questions(quiz: Quiz) -> list[Question]:
+    links = quiz.pool.select_related("question").prefetch_related("question__choices")
+    return [link.question for link in links.order_by("order", "pk")]
 
 
 def _mean_fraction(question: Question, group: list[Attempt], fractions: dict) -> float | None:
@@ -232,7 +237,7 @@ def _distribution(question: Question, selections: dict) -> list[tuple[str, str, 
 
 def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
     """Header + one row per attempt, with each pool question's points ('' if not drawn)."""
-    pool = list(quiz.questions.order_by("pool__order").values_list("pk", "bank_id"))
+    pool = [(q.pk, q.bank_id) for q in _pool_questions(quiz)]
     header = [
         "username",
         "name",
