@@ -6,6 +6,7 @@ clearing it restores the automatic score. Every change writes one append-only Gr
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,7 +14,20 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+class GradeItemQuerySet(models.QuerySet):
+    def visible_to(self, user) -> GradeItemQuerySet:
+        """Every signed-in user may see that an item exists; its scores follow Grade.visible_to."""
+        if not user.is_authenticated:
+            return self.none()
+        return self
+
+
 class GradeItem(models.Model):
+    class LatePolicy(models.TextChoices):
+        NONE = "none", _("不扣分")
+        PENALTY = "penalty", _("按天扣分")
+        GRACE = "grace", _("先用宽限天数，再按天扣分")
+
     class Kind(models.TextChoices):
         QUIZ = "quiz", _("测验")
         LAB = "lab", _("实验")
@@ -30,7 +44,19 @@ class GradeItem(models.Model):
     )
     due_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
     released = models.BooleanField(_("已发布成绩"), default=True)
+    late_policy = models.CharField(
+        _("迟交政策"), max_length=16, choices=LatePolicy.choices, default=LatePolicy.NONE
+    )
+    # Percent of the raw score lost per started late day, and the most a late item can lose (percent).
+    late_penalty_per_day = models.DecimalField(
+        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10")
+    )
+    late_penalty_cap = models.DecimalField(
+        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GradeItemQuerySet.as_manager()
 
     class Meta:
         ordering = ("due_at", "key")
@@ -40,6 +66,11 @@ class GradeItem(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(max_points__gt=0), name="gradeitem_max_points_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(late_penalty_per_day__gte=0, late_penalty_per_day__lte=100)
+                & models.Q(late_penalty_cap__gte=0, late_penalty_cap__lte=100),
+                name="gradeitem_late_penalty_percent",
             ),
         ]
 
@@ -96,6 +127,14 @@ class Grade(models.Model):
         return self.override_points is not None
 
 
+class GradeEventQuerySet(models.QuerySet):
+    def visible_to(self, user) -> GradeEventQuerySet:
+        """The audit trail is for staff; students see outcomes on their own pages instead."""
+        from accounts.roles import is_staff_member
+
+        return self if is_staff_member(user) else self.none()
+
+
 class GradeEvent(models.Model):
     """Append-only audit row: who changed which score, when, from what to what, and why."""
 
@@ -106,6 +145,11 @@ class GradeEvent(models.Model):
         IMPORT = "import", _("导入")
         RELEASE = "release", _("发布")
         HIDE = "hide", _("隐藏")
+        EXTENSION = "extension", _("延期")
+        EXTENSION_REVOKE = "ext_revoke", _("撤销延期")
+        EXCUSE = "excuse", _("免做")
+        UNEXCUSE = "unexcuse", _("撤销免做")
+        REGRADE_DECLINE = "regrade_decline", _("驳回复核")
 
     grade = models.ForeignKey(
         Grade, on_delete=models.PROTECT, related_name="events", null=True, blank=True
@@ -132,6 +176,8 @@ class GradeEvent(models.Model):
     reason = models.TextField(blank=True)
     at = models.DateTimeField()
 
+    objects = GradeEventQuerySet.as_manager()
+
     class Meta:
         ordering = ("at", "pk")
         verbose_name = _("成绩变更记录")
@@ -151,3 +197,160 @@ class GradeEvent(models.Model):
 
 class GradeEventImmutable(Exception):
     pass
+
+
+class Category(models.Model):
+    """A category's share of the course total and how many of its lowest items are dropped."""
+
+    key = models.CharField(_("类别标识"), max_length=64, unique=True)
+    title = models.CharField(_("名称"), max_length=100)
+    weight = models.DecimalField(_("权重 %"), max_digits=5, decimal_places=2)
+    drop_lowest = models.PositiveSmallIntegerField(_("去掉最低的 N 项"), default=0)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ("position", "key")
+        verbose_name = _("成绩类别")
+        verbose_name_plural = _("成绩类别")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(weight__gte=0, weight__lte=100), name="category_weight_percent"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.weight}%)"
+
+
+class GradebookSettings(models.Model):
+    """Course-wide settings; one row (pk=1)."""
+
+    grace_days = models.PositiveSmallIntegerField(_("宽限天数预算"), default=3)
+
+    class Meta:
+        verbose_name = _("成绩册设置")
+        verbose_name_plural = _("成绩册设置")
+
+    def __str__(self) -> str:
+        return f"grace days: {self.grace_days}"
+
+    @classmethod
+    def current(cls) -> GradebookSettings:
+        return cls.objects.get_or_create(pk=1)[0]
+
+
+class StudentItemQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Staff see every row; a student only their own."""
+        from accounts.roles import is_staff_member
+
+        if not user.is_authenticated:
+            return self.none()
+        return self if is_staff_member(user) else self.filter(student=user)
+
+
+class Extension(models.Model):
+    """A per-student deadline: a new due date, or extra days on top of the item's due date."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions"
+    )
+    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="extensions")
+    due_at = models.DateTimeField(_("新截止时间"), null=True, blank=True)
+    extra_days = models.PositiveSmallIntegerField(_("延长天数"), null=True, blank=True)
+    reason = models.TextField(_("原因"), blank=True)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    granted_at = models.DateTimeField()
+
+    objects = StudentItemQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("延期")
+        verbose_name_plural = _("延期")
+        constraints = [
+            models.UniqueConstraint(fields=["student", "item"], name="extension_one_per_item"),
+            models.CheckConstraint(
+                condition=models.Q(due_at__isnull=False) | models.Q(extra_days__isnull=False),
+                name="extension_has_date_or_days",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} · {self.item.key}: {self.due_at or f'+{self.extra_days}d'}"
+
+    def effective_due(self) -> datetime | None:
+        """Extra days follow the item's due date if staff move it later."""
+        if self.due_at is not None:
+            return self.due_at
+        if self.item.due_at is None:
+            return None
+        return self.item.due_at + timedelta(days=self.extra_days or 0)
+
+
+class Excusal(models.Model):
+    """The student is excused from the item: it counts neither for nor against them."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="excusals"
+    )
+    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="excusals")
+    reason = models.TextField(_("原因"))
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    granted_at = models.DateTimeField()
+
+    objects = StudentItemQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("免做")
+        verbose_name_plural = _("免做")
+        constraints = [
+            models.UniqueConstraint(fields=["student", "item"], name="excusal_one_per_item"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} · {self.item.key} excused"
+
+
+class RegradeRequest(models.Model):
+    """A student's request to look at a score again, and the staff answer."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("待处理")
+        ACCEPTED = "accepted", _("已改分")
+        DECLINED = "declined", _("已驳回")
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="regrade_requests"
+    )
+    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="regrade_requests")
+    ref = models.CharField(
+        _("对象"), max_length=64, blank=True, help_text=_("如 submission:123、quiz-attempt:45")
+    )
+    message = models.TextField(_("说明"))
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    response = models.TextField(_("答复"), blank=True)
+    old_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    new_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    created_at = models.DateTimeField()
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    objects = StudentItemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name = _("复核申请")
+        verbose_name_plural = _("复核申请")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.student} · {self.item.key} ({self.status})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -9,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from gradebook.models import Grade, GradeEvent, GradeItem
+from gradebook.csvio import import_parse
+from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 
 _CENT = Decimal("0.01")
 
@@ -195,3 +197,241 @@ def grade_override_clear(
         now=grade.computed_at,
     )
     return grade
+
+
+# --- Release, deadlines, excusals: staff decisions, each one audited ------------------------------
+
+
+def _note(
+    *, item: GradeItem, student, actor, action: str, reason: str, now: datetime
+) -> GradeEvent:
+    """An audit row for a decision that is not itself a score change (release, extension, …)."""
+    grade = Grade.objects.filter(student=student, item=item).first() if student else None
+    points = grade.points if grade else None
+    return GradeEvent.objects.create(
+        grade=grade,
+        item=item,
+        student=student,
+        actor=actor,
+        action=action,
+        source=grade.source if grade else "",
+        old_points=points,
+        new_points=points,
+        reason=reason,
+        at=now,
+    )
+
+
+@transaction.atomic
+def item_release_set(*, item: GradeItem, released: bool, actor: AbstractBaseUser) -> GradeItem:
+    """Show or hide an item's scores to students. Idempotent; each real change is audited."""
+    item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    if item.released == released:
+        return item
+    item.released = released
+    item.save(update_fields=["released"])
+    action = GradeEvent.Action.RELEASE if released else GradeEvent.Action.HIDE
+    _note(item=item, student=None, actor=actor, action=action, reason="", now=timezone.now())
+    return item
+
+
+@transaction.atomic
+def extension_grant(
+    *,
+    student: AbstractBaseUser,
+    item: GradeItem,
+    actor: AbstractBaseUser,
+    due_at: datetime | None = None,
+    extra_days: int | None = None,
+    reason: str = "",
+) -> Extension:
+    """Give one student a later deadline: a new due date, or extra days past the item's due date.
+
+    Replaces any earlier extension of the same item; late penalties are recomputed from it when shown.
+    """
+    if (due_at is None) == (extra_days is None):
+        raise GradeError("give either a new due date or a number of extra days")
+    if extra_days is not None and not 1 <= extra_days <= 365:
+        raise GradeError("extra days must be between 1 and 365")
+    if extra_days is not None and item.due_at is None:
+        raise GradeError(f"{item.key} has no due date to extend; give a new due date")
+    if due_at is not None and timezone.is_naive(due_at):
+        raise GradeError("the new due date needs a time zone")
+    now = timezone.now()
+    extension, _created = Extension.objects.update_or_create(
+        student=student,
+        item=item,
+        defaults={
+            "due_at": due_at,
+            "extra_days": extra_days,
+            "reason": reason.strip(),
+            "granted_by": actor,
+            "granted_at": now,
+        },
+    )
+    due = extension.effective_due()
+    note = f"due {timezone.localtime(due):%Y-%m-%d %H:%M}" if due else "extended"
+    _note(
+        item=item,
+        student=student,
+        actor=actor,
+        action=GradeEvent.Action.EXTENSION,
+        reason=f"{note}; {reason.strip()}".strip("; "),
+        now=now,
+    )
+    return extension
+
+
+@transaction.atomic
+def extension_revoke(
+    *, student: AbstractBaseUser, item: GradeItem, actor: AbstractBaseUser, reason: str = ""
+) -> bool:
+    deleted, _ = Extension.objects.filter(student=student, item=item).delete()
+    if deleted:
+        _note(
+            item=item,
+            student=student,
+            actor=actor,
+            action=GradeEvent.Action.EXTENSION_REVOKE,
+            reason=reason.strip(),
+            now=timezone.now(),
+        )
+    return bool(deleted)
+
+
+@transaction.atomic
+def excusal_set(
+    *,
+    student: AbstractBaseUser,
+    item: GradeItem,
+    actor: AbstractBaseUser,
+    excused: bool,
+    reason: str,
+) -> bool:
+    """Excuse a student from an item (it leaves their totals) or take that back. Reason required."""
+    if not reason or not reason.strip():
+        raise GradeError("excusing (or un-excusing) needs a reason")
+    now = timezone.now()
+    if excused:
+        _obj, changed = Excusal.objects.get_or_create(
+            student=student,
+            item=item,
+            defaults={"reason": reason.strip(), "granted_by": actor, "granted_at": now},
+        )
+    else:
+        changed = bool(Excusal.objects.filter(student=student, item=item).delete()[0])
+    if changed:
+        action = GradeEvent.Action.EXCUSE if excused else GradeEvent.Action.UNEXCUSE
+        _note(item=item, student=student, actor=actor, action=action, reason=reason, now=now)
+    return changed
+
+
+# --- Regrade requests ----------------------------------------------------------------------------
+
+_REF_MAX = 64  # characters; refs look like "submission:123"
+_MESSAGE_MAX = 4000  # characters; a regrade request is a paragraph, not an essay
+
+
+def regrade_request_create(
+    *, student: AbstractBaseUser, item: GradeItem, message: str, ref: str = ""
+) -> RegradeRequest:
+    message, ref = (message or "").strip(), (ref or "").strip()
+    if not message:
+        raise GradeError("say what should be looked at again")
+    if len(message) > _MESSAGE_MAX:
+        raise GradeError(f"the message is longer than {_MESSAGE_MAX} characters")
+    if len(ref) > _REF_MAX or not all(ch.isalnum() or ch in ":-_." for ch in ref):
+        raise GradeError(f"reference {ref!r} is not of the form kind:id")
+    if RegradeRequest.objects.filter(
+        student=student, item=item, ref=ref, status=RegradeRequest.Status.OPEN
+    ).exists():
+        raise GradeError("you already have an open request for this")
+    return RegradeRequest.objects.create(
+        student=student, item=item, ref=ref, message=message, created_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def regrade_request_resolve(
+    *,
+    request_id: int,
+    actor: AbstractBaseUser,
+    accept: bool,
+    response: str,
+    points: Decimal | int | str | None = None,
+) -> RegradeRequest:
+    """Answer a request: accept with a new score (an audited override) or decline with a reason."""
+    response = (response or "").strip()
+    if not response:
+        raise GradeError("an answer to the student is required")
+    request = RegradeRequest.objects.select_for_update().select_related("item", "student")
+    request = request.get(pk=request_id)
+    if request.status != RegradeRequest.Status.OPEN:
+        raise GradeError(f"request #{request.pk} is already {request.status}")
+    current = Grade.objects.filter(student=request.student, item=request.item).first()
+    request.old_points = current.points if current else None
+    now = timezone.now()
+    if accept:
+        if points is None or str(points).strip() == "":
+            raise GradeError("accepting a request needs the new score")
+        grade = grade_override(
+            student=request.student,
+            item=request.item,
+            points=points,
+            actor=actor,
+            reason=f"regrade #{request.pk}: {response}",
+        )
+        request.status, request.new_points = RegradeRequest.Status.ACCEPTED, grade.points
+    else:
+        request.status, request.new_points = RegradeRequest.Status.DECLINED, request.old_points
+        _note(
+            item=request.item,
+            student=request.student,
+            actor=actor,
+            action=GradeEvent.Action.REGRADE_DECLINE,
+            reason=f"regrade #{request.pk}: {response}",
+            now=now,
+        )
+    request.response, request.resolved_by, request.resolved_at = response, actor, now
+    request.save()
+    return request
+
+
+# --- CSV import of externally graded items --------------------------------------------------------
+
+EXTERNAL_KINDS = (GradeItem.Kind.EXAM, GradeItem.Kind.OTHER)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    changed: int
+    unchanged: int
+
+
+@transaction.atomic
+def grades_import(*, item: GradeItem, text: str, actor: AbstractBaseUser) -> ImportResult:
+    """Import one item's scores from CSV: every row is checked first; one bad row imports nothing.
+
+    Only items graded outside the platform (exam, other) take imports, so a CSV never fights the
+    quiz or lab autograder; staff overrides stay in force, as with any automatic post.
+    """
+    if item.kind not in EXTERNAL_KINDS:
+        raise GradeError(f"{item.key} is graded on the platform; import only exam/other items")
+    rows = import_parse(text, item=item)
+    changed = 0
+    for row in rows:
+        before = Grade.objects.filter(student=row.student, item=item).values_list(
+            "auto_points", flat=True
+        )
+        if list(before) == [row.points]:
+            continue
+        grade_record(
+            student=row.student,
+            item=item,
+            points=row.points,
+            source=Grade.Source.IMPORT,
+            actor=actor,
+            reason=f"CSV import, line {row.line}",
+        )
+        changed += 1
+    return ImportResult(changed=changed, unchanged=len(rows) - changed)

@@ -1,0 +1,42 @@
+"""The gradebook's access checks, one per resource. Views call these and nothing else decides access.
+
+- staff pages: `staff_required` (TA, instructor, superuser) — everyone else gets 403;
+- release and course settings: `can_release` (the instructor's `gradebook.release_grades`);
+- a regrade request: `regrade_request_get` (a student reaches only their own, else 404);
+- grades: `Grade.objects.visible_to(user)` (own, released only) in models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from accounts.roles import is_staff_member
+from gradebook.models import RegradeRequest
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not is_staff_member(request.user):
+            raise PermissionDenied("course staff only")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return is_staff_member(user) and user.has_perm("gradebook.release_grades")
+
+
+def regrade_request_get(user: AbstractBaseUser, pk: int) -> RegradeRequest:
+    """404 rather than 403 for someone else's request: its existence is not the student's business."""
+    queryset = RegradeRequest.objects.visible_to(user).select_related("item", "student")
+    return get_object_or_404(queryset, pk=pk)

@@ -1,0 +1,173 @@
+"""CSV in and out. Import validates every row before writing any; export goes through selectors."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts.roles import STUDENT
+from gradebook import calc
+from gradebook.models import GradeItem
+
+User = get_user_model()
+
+MAX_IMPORT_ROWS = 5000  # rows; far above a course roster, guards against a wrong file
+ITEM_COLUMNS = (
+    "student_id",
+    "username",
+    "name",
+    "section",
+    "points",
+    "max_points",
+    "status",
+    "late_penalty_percent",
+    "counted",
+    "override_reason",
+)
+
+
+class ImportRowsError(ValueError):
+    """The file is not imported; `errors` names each bad line (1 = the header)."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"line {line}: {reason}" for line, reason in errors))
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    student: AbstractBaseUser
+    points: Decimal
+
+
+def _students_by_key() -> dict[str, AbstractBaseUser]:
+    """Students reachable by student id or username (a student id wins when both match)."""
+    students = list(User.objects.filter(groups__name=STUDENT).select_related("profile"))
+    found: dict[str, AbstractBaseUser] = {user.username: user for user in students}
+    for user in students:
+        profile = getattr(user, "profile", None)
+        if profile is not None:
+            found[profile.student_id] = user
+    return found
+
+
+def _row_points(raw: str, item: GradeItem) -> tuple[Decimal | None, str]:
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        return None, f"points {raw!r} is not a number"
+    if not value.is_finite() or value < 0 or value > item.max_points:
+        return None, f"points {raw} outside 0…{item.max_points}"
+    if value != value.quantize(Decimal("0.01")):
+        return None, f"points {raw} has more than two decimals"
+    return value, ""
+
+
+def import_parse(text: str, *, item: GradeItem) -> list[ImportRow]:
+    """Rows with a student (`student_id` or `username`) and `points`; blank points are skipped."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = {name.strip() for name in reader.fieldnames or []}
+    if "points" not in header or not header & {"student_id", "username"}:
+        raise ImportRowsError([(1, "the header needs points and student_id (or username)")])
+    students, seen = _students_by_key(), {}
+    rows: list[ImportRow] = []
+    errors: list[tuple[int, str]] = []
+    for number, record in enumerate(reader, start=2):
+        if number > MAX_IMPORT_ROWS + 1:
+            raise ImportRowsError([(number, f"more than {MAX_IMPORT_ROWS} rows")])
+        values = {(k or "").strip(): (v or "").strip() for k, v in record.items() if k}
+        key = values.get("student_id") or values.get("username") or ""
+        if not values.get("points"):
+            continue  # no score for this student (absent, or a blank row)
+        student = students.get(key)
+        points, problem = _row_points(values["points"], item)
+        if student is None:
+            problem = f"no student {key!r} on the roster" if key else "student_id is empty"
+        elif student.pk in seen:
+            problem = f"student {key!r} appears again (first on line {seen[student.pk]})"
+        if problem:
+            errors.append((number, problem))
+            continue
+        seen[student.pk] = number
+        rows.append(ImportRow(number, student, points))
+    if errors:
+        raise ImportRowsError(errors)
+    return rows
+
+
+def _text(rows: Iterable[list]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        writer.writerow(["" if v is None else v for v in row])
+    return out.getvalue()
+
+
+def _profile_cells(student: AbstractBaseUser) -> list[str]:
+    profile = getattr(student, "profile", None)
+    return [
+        profile.student_id if profile else "",
+        student.username,
+        (profile.display_name if profile else "") or student.get_full_name(),
+        profile.section if profile else "",
+    ]
+
+
+def item_export(item: GradeItem, results, grades: dict[int, object]) -> str:
+    """One item over the roster; `points` is the raw score, so the file imports back unchanged."""
+    rows: list[list] = [list(ITEM_COLUMNS)]
+    for student, res in results:
+        grade = grades.get(student.pk)
+        rows.append(
+            [
+                *_profile_cells(student),
+                res.raw,
+                item.max_points,
+                res.status,
+                res.penalty_percent if res.status == calc.GRADED else "",
+                res.counted,
+                getattr(grade, "override_reason", ""),
+            ]
+        )
+    return _text(rows)
+
+
+def gradebook_export(grid: dict) -> str:
+    """One row per student, one column per item (points that count), category percents, total."""
+    items, course = grid["items"], grid["course"]
+    cat_keys = [c.key for c in course.categories]
+    header = ["student_id", "username", "name", "section"]
+    header += [item.key for item in items] + [f"{key} %" for key in cat_keys] + ["total %"]
+    rows: list[list] = [header]
+    for row in grid["rows"]:
+        cells = ["EX" if c.status == calc.EXCUSED else c.counted for c in row.cells]
+        cats = [row.categories.get(key) for key in cat_keys]
+        rows.append([*_profile_cells(row.student), *cells, *cats, row.total])
+    return _text(rows)
+
+
+def mine_export(view: dict) -> str:
+    """A student's own grades: released items only (unreleased rows carry no score at all)."""
+    rows: list[list] = [["key", "title", "max_points", "status", "points", "penalty %", "counted"]]
+    for row in view["rows"]:
+        res = row.result
+        rows.append(
+            [
+                row.item.key,
+                row.item.title,
+                row.item.max_points,
+                row.status,
+                res.raw if res else "",
+                res.penalty_percent if res else "",
+                res.counted if res else "",
+            ]
+        )
+    rows.append(["total %", "", "", "", "", "", view["standing"].total_percent])
+    return _text(rows)

@@ -1,0 +1,325 @@
+"""Reads for the gradebook pages, API and exports. Everything a student may see goes through
+`student_standing(..., released_only=True)`; staff reads are reached only through staff views.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.roles import STUDENT
+from gradebook import calc
+from gradebook.models import (
+    Category,
+    Excusal,
+    Extension,
+    Grade,
+    GradebookSettings,
+    GradeEvent,
+    GradeItem,
+    RegradeRequest,
+)
+
+User = get_user_model()
+
+
+@dataclass
+class Course:
+    """The course-wide inputs of every standing: items, categories and the grace budget."""
+
+    items: list[GradeItem]
+    categories: list[Category]
+    grace_days: int
+    specs: list[calc.ItemSpec] = field(init=False)
+    category_specs: list[calc.CategorySpec] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.specs = [_spec(item) for item in self.items]
+        self.category_specs = [
+            calc.CategorySpec(c.key, c.weight, c.drop_lowest) for c in self.categories
+        ]
+
+    def category_title(self, key: str) -> str:
+        return next((c.title for c in self.categories if c.key == key), key)
+
+
+def _spec(item: GradeItem) -> calc.ItemSpec:
+    return calc.ItemSpec(
+        key=item.key,
+        category=item.category,
+        max_points=item.max_points,
+        weight=item.weight,
+        due_at=item.due_at,
+        late_policy=item.late_policy,
+        penalty_per_day=item.late_penalty_per_day,
+        penalty_cap=item.late_penalty_cap,
+        released=item.released,
+    )
+
+
+def course_load() -> Course:
+    return Course(
+        items=list(GradeItem.objects.order_by("due_at", "key")),
+        categories=list(Category.objects.all()),
+        grace_days=GradebookSettings.current().grace_days,
+    )
+
+
+def roster(*, section: str = "") -> QuerySet:
+    """Students of the course, optionally one roster section, in student-id order."""
+    students = User.objects.filter(groups__name=STUDENT).select_related("profile")
+    if section:
+        students = students.filter(profile__section=section)
+    return students.order_by("profile__student_id", "username").distinct()
+
+
+def sections() -> list[str]:
+    values = roster().exclude(profile__section="").values_list("profile__section", flat=True)
+    return sorted(set(values))
+
+
+def facts_for(student_ids: Iterable[int]) -> dict[int, calc.StudentFacts]:
+    """Scores, extended deadlines and excusals of many students in three queries."""
+    ids = list(student_ids)
+    facts: dict[int, calc.StudentFacts] = defaultdict(calc.StudentFacts)
+    for grade in Grade.objects.filter(student_id__in=ids).select_related("item"):
+        facts[grade.student_id].scores[grade.item.key] = calc.Score(
+            grade.points, grade.submitted_at
+        )
+    for ext in Extension.objects.filter(student_id__in=ids).select_related("item"):
+        due = ext.effective_due()
+        if due is not None:
+            facts[ext.student_id].due_overrides[ext.item.key] = due
+    for exc in Excusal.objects.filter(student_id__in=ids).select_related("item"):
+        facts[exc.student_id].excused.add(exc.item.key)
+    return facts
+
+
+def standing(course: Course, facts: calc.StudentFacts, *, released_only: bool) -> calc.Standing:
+    return calc.compute_standing(
+        items=course.specs,
+        categories=course.category_specs,
+        facts=facts,
+        grace_budget=course.grace_days,
+        now=timezone.now(),
+        released_only=released_only,
+    )
+
+
+# --- The student's own page, API and CSV ---------------------------------------------------------
+
+
+@dataclass
+class StudentRow:
+    item: GradeItem
+    result: calc.ItemResult | None  # None: the item is not released, so nothing about the score
+    status: str
+    override_reason: str = ""
+    open_regrades: int = 0
+
+
+def student_status(item: GradeItem, result: calc.ItemResult) -> str:
+    """not_started / missing / submitted (score not released) / released / excused."""
+    if result.status == calc.GRADED:
+        return "released" if item.released else "submitted"
+    if result.status == calc.MISSING and not item.released:
+        return "not_started"  # an unreleased item says nothing, not even "missing"
+    return result.status
+
+
+def student_view(student: AbstractBaseUser) -> dict:
+    """What 我的成绩 shows: released scores with penalties, hidden ones as status only, totals."""
+    course = course_load()
+    mine = standing(course, facts_for([student.pk])[student.pk], released_only=True)
+    grades = {g.item_id: g for g in Grade.objects.visible_to(student).filter(student=student)}
+    open_counts: dict[int, int] = defaultdict(int)
+    for item_id in (
+        RegradeRequest.objects.visible_to(student)
+        .filter(student=student, status=RegradeRequest.Status.OPEN)
+        .values_list("item_id", flat=True)
+    ):
+        open_counts[item_id] += 1
+    rows = []
+    for item in course.items:
+        result = mine.items[item.key]
+        grade = grades.get(item.pk)
+        rows.append(
+            StudentRow(
+                item=item,
+                result=result if item.released else None,
+                status=student_status(item, result),
+                override_reason=grade.override_reason if grade else "",
+                open_regrades=open_counts[item.pk],
+            )
+        )
+    categories = [
+        (course.category_title(c.key), c) for c in mine.categories if c.counted_items or c.weight
+    ]
+    return {"rows": rows, "categories": categories, "standing": mine}
+
+
+def student_api_payload(student: AbstractBaseUser) -> dict:
+    view = student_view(student)
+    items = []
+    for row in view["rows"]:
+        res = row.result
+        items.append(
+            {
+                "key": row.item.key,
+                "title": row.item.title,
+                "category": row.item.category,
+                "max_points": row.item.max_points,
+                "due_at": res.due_at if res else row.item.due_at,
+                "status": row.status,
+                "points": res.raw if res else None,
+                "late_penalty_percent": res.penalty_percent if res else None,
+                "grace_days_used": res.grace_days if res else None,
+                "counted": res.counted if res else None,
+                "dropped": res.dropped if res else None,
+                "override_reason": row.override_reason if res else "",
+            }
+        )
+    standing_ = view["standing"]
+    return {
+        "items": items,
+        "categories": [
+            {"key": c.key, "title": title, "weight": c.weight, "percent": c.percent}
+            for title, c in view["categories"]
+        ],
+        "total_percent": standing_.total_percent,
+        "grace_days": {"budget": standing_.grace_budget, "used": standing_.grace_used},
+    }
+
+
+# --- Staff reads ---------------------------------------------------------------------------------
+
+
+@dataclass
+class GridRow:
+    student: AbstractBaseUser
+    cells: list[calc.ItemResult]
+    categories: dict[str, Decimal | None]
+    total: Decimal | None
+
+
+def grid(*, category: str = "", item_id: int | None = None, section: str = "") -> dict:
+    """Students × items for staff, filtered by category, one item, or roster section."""
+    course = course_load()
+    items = [
+        i
+        for i in course.items
+        if (not category or i.category == category) and (not item_id or i.pk == item_id)
+    ]
+    students = list(roster(section=section))
+    facts = facts_for(s.pk for s in students)
+    rows = []
+    for student in students:
+        st = standing(course, facts[student.pk], released_only=False)
+        rows.append(
+            GridRow(
+                student=student,
+                cells=[st.items[i.key] for i in items],
+                categories={c.key: c.percent for c in st.categories},
+                total=st.total_percent,
+            )
+        )
+    category_keys = sorted({i.category for i in course.items} | {c.key for c in course.categories})
+    return {"items": items, "rows": rows, "course": course, "category_keys": category_keys}
+
+
+@dataclass
+class ItemSummary:
+    graded: int
+    missing: int
+    excused: int
+    pending: int  # not yet due and not submitted
+    mean: Decimal | None
+    median: Decimal | None
+    minimum: Decimal | None
+    maximum: Decimal | None
+    percents: list[Decimal]
+
+
+def item_summary(
+    item: GradeItem,
+) -> tuple[ItemSummary, list[tuple[AbstractBaseUser, calc.ItemResult]]]:
+    """Counted points of one item over the roster, with mean / median / missing counts."""
+    course = course_load()
+    students = list(roster())
+    facts = facts_for(s.pk for s in students)
+    results = [
+        (s, standing(course, facts[s.pk], released_only=False).items[item.key]) for s in students
+    ]
+    graded = [r.counted for _s, r in results if r.status == calc.GRADED]
+    counts = defaultdict(int)
+    for _s, r in results:
+        counts[r.status] += 1
+
+    def stat(fn) -> Decimal | None:
+        return calc.q2(Decimal(fn(graded))) if graded else None
+
+    summary = ItemSummary(
+        graded=counts[calc.GRADED],
+        missing=counts[calc.MISSING],
+        excused=counts[calc.EXCUSED],
+        pending=counts[calc.NOT_STARTED],
+        mean=stat(lambda xs: sum(xs) / len(xs)),
+        median=stat(statistics.median),
+        minimum=stat(min),
+        maximum=stat(max),
+        percents=[calc.q2(p / item.max_points * calc.HUNDRED) for p in graded],
+    )
+    return summary, results
+
+
+def histogram(percents: list[Decimal], *, bins: int = 10) -> list[int]:
+    """Counts per 10-percent bin (the last bin includes 100 %)."""
+    counts = [0] * bins
+    for p in percents:
+        counts[min(int(p * bins / calc.HUNDRED), bins - 1)] += 1
+    return counts
+
+
+def student_detail(student: AbstractBaseUser) -> dict:
+    course = course_load()
+    facts = facts_for([student.pk])[student.pk]
+    st = standing(course, facts, released_only=False)
+    grades = {g.item_id: g for g in Grade.objects.filter(student=student)}
+    extensions = {e.item_id: e for e in Extension.objects.filter(student=student)}
+    excusals = {e.item_id: e for e in Excusal.objects.filter(student=student)}
+    rows = [
+        {
+            "item": item,
+            "result": st.items[item.key],
+            "grade": grades.get(item.pk),
+            "extension": extensions.get(item.pk),
+            "excusal": excusals.get(item.pk),
+        }
+        for item in course.items
+    ]
+    events = (
+        GradeEvent.objects.filter(student=student)
+        .select_related("item", "actor")
+        .order_by("-at", "-pk")
+    )
+    return {
+        "student": student,
+        "rows": rows,
+        "standing": st,
+        "categories": [(course.category_title(c.key), c) for c in st.categories],
+        "events": events,
+        "regrades": RegradeRequest.objects.filter(student=student).select_related("item"),
+    }
+
+
+def regrade_queue(*, status: str = RegradeRequest.Status.OPEN) -> QuerySet:
+    queue = RegradeRequest.objects.select_related("student__profile", "item")
+    return queue.filter(status=status).order_by("created_at", "pk") if status else queue
