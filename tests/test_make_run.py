@@ -33,9 +33,10 @@ def _port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_for(url: str, deadline: float, proc: subprocess.Popen) -> str:
+def _wait_for(url: str, deadline: float, proc: subprocess.Popen, log: Path) -> str:
     while time.monotonic() < deadline:
-        assert proc.poll() is None, "run script exited early"
+        if proc.poll() is not None:
+            raise AssertionError("run script exited early:\n" + log.read_text()[-3000:])
         try:
             with urllib.request.urlopen(url, timeout=5) as response:
                 return response.read().decode()
@@ -62,7 +63,12 @@ def test_run_serves_login_and_worker_answers_ping(tmp_path: Path) -> None:
         start_new_session=True,
     )
     try:
-        html = _wait_for(f"http://127.0.0.1:{port}/accounts/login/", time.monotonic() + 300, proc)
+        html = _wait_for(
+            f"http://127.0.0.1:{port}/accounts/login/",
+            time.monotonic() + 300,
+            proc,
+            tmp_path / "run.log",
+        )
         assert 'name="username"' in html and "登录" in html
         ping = subprocess.run(
             [sys.executable, "-m", "celery", "-A", "pdcsite", "inspect", "ping", "--timeout", "10"],
@@ -76,7 +82,8 @@ def test_run_serves_login_and_worker_answers_ping(tmp_path: Path) -> None:
         output = (tmp_path / "run.log").read_text()
         assert "student1" in output and "password=" in output  # demo users printed with passwords
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
