@@ -28,4 +28,11 @@ def reference(inputs: dict[str, torch.Tensor], shape: dict) -> dict[str, torch.T
 
 
 def call_args(inputs: dict, outputs: dict, shape: dict) -> list:
-    return [inputs["a"], inputs["b"], outputs["c"], int(shape["m"]), int(shape["n"]), int(shape["k"])]
+    return [
+        inputs["a"],
+        inputs["b"],
+        outputs["c"],
+        int(shape["m"]),
+        int(shape["n"]),
+        int(shape["k"]),
+    ]
