@@ -18,6 +18,7 @@ _TA_PERMISSIONS = [
     "gradebook.view_gradeevent",
     "gradebook.override_grade",
     "gradinglab.view_submission",
+    "gradinglab.change_submission",  # comment visible to the student, flag reason
     "gradinglab.regrade_submission",
     "gradinglab.flag_submission",
     "gradinglab.view_problem",

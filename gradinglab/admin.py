@@ -1,0 +1,228 @@
+"""TA review in the admin: filters, highlighted source, result and logs, comment, regrade, flag,
+score override through the gradebook, and regrade-all of an assignment with a dry run first."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from gradebook.services import GradeError, grade_override
+from gradinglab import services
+from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
+from lectures.rendering import highlight_code
+
+
+@admin.register(Problem)
+class ProblemAdmin(admin.ModelAdmin):
+    list_display = ("slug", "title_zh", "bound", "active", "synced_at")
+    search_fields = ("slug", "title_zh", "title_en")
+    readonly_fields = ("content_sha256", "synced_at")
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "problem", "points", "published", "due_at", "late_until", "gpu_kind")
+    list_filter = ("published", "gpu_kind")
+    change_form_template = "admin/gradinglab/assignment/change_form.html"
+
+    def save_model(self, request: HttpRequest, obj: Assignment, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        services.assignment_grade_item(obj)  # the gradebook item exists from publication on
+
+    def get_urls(self):
+        urls = [
+            path(
+                "<int:pk>/regrade/",
+                self.admin_site.admin_view(self.regrade_view),
+                name="gradinglab_assignment_regrade",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def regrade_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """GET: dry run (lists changes, writes only the audit row). POST: apply."""
+        if not request.user.has_perm("gradinglab.regrade_submission"):
+            raise PermissionDenied
+        assignment = get_object_or_404(Assignment, pk=pk)
+        apply = request.method == "POST"
+        run, changes = services.regrade_apply(
+            assignment=assignment, actor=request.user, dry_run=not apply
+        )
+        if apply:
+            self.message_user(
+                request, f"已应用重评 #{run.pk}：{len(changes)} 名学生的成绩变更已记入成绩册"
+            )
+            return redirect("admin:gradinglab_assignment_change", pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"重评预览：{assignment}",
+            "assignment": assignment,
+            "changes": changes,
+            "run": run,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/gradinglab/regrade_preview.html", context)
+
+
+class OverrideForm(forms.Form):
+    points = forms.DecimalField(label=_("分数"), max_digits=7, decimal_places=2, min_value=0)
+    reason = forms.CharField(label=_("理由"), max_length=500)
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = (
+        "pk",
+        "student",
+        "assignment",
+        "backend",
+        "status",
+        "score",
+        "median_ms",
+        "late",
+        "flagged",
+        "created_at",
+    )
+    list_filter = (
+        ("assignment__problem", admin.RelatedOnlyFieldListFilter),
+        "status",
+        ("student", admin.RelatedOnlyFieldListFilter),
+        "assignment__gpu_kind",
+        "flagged",
+        "backend",
+    )
+    search_fields = ("student__username", "sha256", "assignment__problem__slug")
+    actions = ["regrade_selected", "flag_selected", "unflag_selected"]
+    fields = (
+        "student",
+        "assignment",
+        "backend",
+        "status",
+        "phase",
+        "score",
+        "late",
+        "counts_as_attempt",
+        "round",
+        "created_at",
+        "finished_at",
+        "flagged",
+        "flag_reason",
+        "staff_comment",
+        "source_highlighted",
+        "result_pretty",
+        "score_override",
+    )
+    readonly_fields = tuple(
+        f for f in fields if f not in ("flagged", "flag_reason", "staff_comment")
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def get_urls(self):
+        urls = [
+            path(
+                "<int:pk>/override/",
+                self.admin_site.admin_view(self.override_view),
+                name="gradinglab_submission_override",
+            )
+        ]
+        return urls + super().get_urls()
+
+    @admin.display(description=_("源码"))
+    def source_highlighted(self, obj: Submission) -> str:
+        lang = "python" if obj.backend == "triton" else "cuda"
+        css = '<link rel="stylesheet" href="/static/lectures/pygments.css">'
+        return mark_safe(css + highlight_code(obj.source, lang))
+
+    @admin.display(description=_("评测结果与日志"))
+    def result_pretty(self, obj: Submission) -> str:
+        doc = obj.result
+        if doc is None:
+            return "—"
+        return format_html(
+            "<pre style='max-height:30rem;overflow:auto'>{}</pre>",
+            json.dumps(doc, ensure_ascii=False, indent=2),
+        )
+
+    @admin.display(description=_("改分（记入成绩册）"))
+    def score_override(self, obj: Submission) -> str:
+        url = reverse("admin:gradinglab_submission_override", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, "人工改分…")
+
+    def override_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not request.user.has_perm("gradebook.override_grade"):
+            raise PermissionDenied
+        sub = get_object_or_404(Submission.objects.select_related("assignment", "student"), pk=pk)
+        form = OverrideForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                grade_override(
+                    student=sub.student,
+                    item=services.assignment_grade_item(sub.assignment),
+                    points=form.cleaned_data["points"],
+                    actor=request.user,
+                    reason=f"{form.cleaned_data['reason']} (submission #{sub.pk})",
+                )
+            except GradeError as exc:
+                form.add_error("points", str(exc))
+            else:
+                self.message_user(request, "已改分并记入成绩册审计记录")
+                return redirect("admin:gradinglab_submission_change", pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"改分：提交 #{sub.pk}",
+            "form": form,
+            "sub": sub,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/gradinglab/override.html", context)
+
+    @admin.action(description=_("重新评测所选提交"), permissions=["regrade"])
+    def regrade_selected(self, request: HttpRequest, queryset) -> None:
+        count = services.submissions_rerun(submissions=list(queryset), actor=request.user)
+        self.message_user(request, f"已重新排队 {count} 个提交", messages.SUCCESS)
+
+    @admin.action(description=_("标记所选提交"), permissions=["flag"])
+    def flag_selected(self, request: HttpRequest, queryset) -> None:
+        count = services.submissions_flag(submissions=list(queryset), flagged=True, reason="TA")
+        self.message_user(request, f"已标记 {count} 个提交")
+
+    @admin.action(description=_("取消标记所选提交"), permissions=["flag"])
+    def unflag_selected(self, request: HttpRequest, queryset) -> None:
+        count = services.submissions_flag(submissions=list(queryset), flagged=False)
+        self.message_user(request, f"已取消标记 {count} 个提交")
+
+    def has_regrade_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("gradinglab.regrade_submission")
+
+    def has_flag_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("gradinglab.flag_submission")
+
+
+@admin.register(WorkerNode)
+class WorkerNodeAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "active", "last_heartbeat_at")
+    readonly_fields = ("token_hash", "last_heartbeat_at", "info")
+
+
+@admin.register(RegradeRun)
+class RegradeRunAdmin(admin.ModelAdmin):
+    list_display = ("assignment", "actor", "dry_run", "at")
+    readonly_fields = ("assignment", "actor", "dry_run", "changes", "at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -1,0 +1,166 @@
+"""The REST API under /api/v1/: the worker API (phases, results, heartbeats) and the students' API
+(submit, status, source) used by the command-line tool. Views are thin; services do the writes."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.auth import StudentTokenAuthentication
+from gradinglab import conf, dispatch, selectors, services
+from gradinglab.auth import IsWorker, WorkerTokenAuthentication
+from gradinglab.models import Submission
+
+log = logging.getLogger("gradinglab.api")
+
+WORKER_AUTH = [WorkerTokenAuthentication, StudentTokenAuthentication, SessionAuthentication]
+STUDENT_AUTH = [StudentTokenAuthentication, SessionAuthentication]
+
+
+def _refuse(request: Request, code: int, message: str) -> Response:
+    worker = getattr(request.auth, "name", "?")
+    log.warning("worker API refused (%s) from %s: %s", code, worker, message)
+    return Response({"detail": message}, status=code)
+
+
+class PhaseIn(serializers.Serializer):
+    job_token = serializers.CharField(max_length=200)
+    phase = serializers.ChoiceField(choices=services.PHASES)
+
+
+@api_view(["POST"])
+@authentication_classes(WORKER_AUTH)
+@permission_classes([IsWorker])
+def worker_phase(request: Request) -> Response:
+    data = PhaseIn(data=request.data)
+    if not data.is_valid():
+        return _refuse(request, 400, str(data.errors))
+    try:
+        services.job_phase(worker=request.auth, **data.validated_data)
+    except services.JobUnknown as exc:
+        return _refuse(request, 404, str(exc))
+    except services.JobSuperseded as exc:
+        return _refuse(request, 409, str(exc))
+    return Response({"ok": True})
+
+
+@api_view(["POST"])
+@authentication_classes(WORKER_AUTH)
+@permission_classes([IsWorker])
+def worker_result(request: Request) -> Response:
+    if len(request.body) > conf.RESULT_MAX_BYTES:
+        return _refuse(request, 400, f"result larger than {conf.RESULT_MAX_BYTES} bytes")
+    token, document = request.data.get("job_token"), request.data.get("document")
+    if not isinstance(token, str) or not token:
+        return _refuse(request, 400, "job_token is required")
+    try:
+        stored = services.result_store(worker=request.auth, job_token=token, document=document)
+    except services.ResultInvalid as exc:
+        return _refuse(request, 400, str(exc))
+    except services.JobUnknown as exc:
+        return _refuse(request, 404, str(exc))
+    except services.JobSuperseded as exc:
+        return _refuse(request, 409, str(exc))
+    return Response({"stored": stored}, status=201 if stored else 200)
+
+
+@api_view(["POST"])
+@authentication_classes(WORKER_AUTH)
+@permission_classes([IsWorker])
+def worker_heartbeat(request: Request) -> Response:
+    info = request.data.get("info") or {}
+    if not isinstance(info, dict):
+        return _refuse(request, 400, "info must be an object")
+    services.worker_heartbeat(worker=request.auth, info=info)
+    if selectors.reap_due():
+        transaction.on_commit(dispatch.send_reap)
+    return Response({"ok": True})
+
+
+# --- students ---------------------------------------------------------------------------------
+
+
+class SubmitIn(serializers.Serializer):
+    problem = serializers.SlugField(max_length=80)
+    backend = serializers.ChoiceField(choices=["triton", "cuda"])
+    source = serializers.CharField(max_length=conf.MAX_SOURCE_BYTES, trim_whitespace=False)
+    assignment = serializers.IntegerField(required=False)
+
+
+def submission_json(sub: Submission, *, request: Request | None = None) -> dict:
+    return {
+        "id": sub.pk,
+        "problem": sub.assignment.problem.slug,
+        "assignment": sub.assignment_id,
+        "backend": sub.backend,
+        "status": sub.status,
+        "phase": sub.phase,
+        "late": sub.late,
+        "score": None if sub.score is None else str(sub.score),
+        "max_points": str(sub.assignment.points),
+        "counts_as_attempt": sub.counts_as_attempt,
+        "queue_position": selectors.queue_position(sub),
+        "created_at": sub.created_at.isoformat(),
+        "url": f"{settings.PDC_SITE_URL.rstrip('/')}/lab/submissions/{sub.pk}/",
+        "result": None if sub.is_pending else sub.result,
+        "staff_comment": sub.staff_comment,
+    }
+
+
+@api_view(["POST"])
+@authentication_classes(STUDENT_AUTH)
+@permission_classes([IsAuthenticated])
+def submission_create(request: Request) -> Response:
+    data = SubmitIn(data=request.data)
+    if not data.is_valid():
+        return Response({"detail": data.errors}, status=400)
+    values = data.validated_data
+    assignment = selectors.open_assignment_for(
+        request.user, values["problem"], values.get("assignment")
+    )
+    if assignment is None:
+        return Response({"detail": f"没有可提交的实验：{values['problem']}"}, status=404)
+    try:
+        sub = services.submission_create(
+            student=request.user,
+            assignment=assignment,
+            backend=values["backend"],
+            source=values["source"],
+            via="cli",
+        )
+    except services.RateLimited as exc:
+        return Response(
+            {"detail": str(exc), "next_allowed_at": exc.next_allowed_at.isoformat()}, status=429
+        )
+    except services.SubmissionError as exc:
+        return Response({"detail": str(exc)}, status=400)
+    return Response(submission_json(sub), status=status.HTTP_201_CREATED)
+
+
+@api_view(["GET"])
+@authentication_classes(STUDENT_AUTH)
+@permission_classes([IsAuthenticated])
+def submission_detail(request: Request, pk: int) -> Response:
+    sub = get_object_or_404(
+        Submission.objects.visible_to(request.user).select_related("assignment__problem"), pk=pk
+    )
+    return Response(submission_json(sub))
+
+
+@api_view(["GET"])
+@authentication_classes(STUDENT_AUTH)
+@permission_classes([IsAuthenticated])
+def submission_source(request: Request, pk: int) -> Response:
+    sub = get_object_or_404(Submission.objects.visible_to(request.user), pk=pk)
+    return Response(
+        {"id": sub.pk, "backend": sub.backend, "sha256": sub.sha256, "source": sub.source}
+    )

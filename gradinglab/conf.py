@@ -1,0 +1,25 @@
+"""Lab limits, read once from the environment with the project's strict parsers (units in names)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from pdcsite.env import env_int
+
+# A result document is well under 64 KiB in practice (runner caps every text field); 256 KiB leaves
+# room for 64 tests of messages and still refuses garbage.
+RESULT_MAX_BYTES = env_int("PDC_LAB_RESULT_MAX_BYTES", 256 * 1024, minimum=4096)
+# A running job that has not reported for this long is stuck: the outer Celery limit plus a minute.
+RUNNING_STUCK_S = env_int(
+    "PDC_LAB_RUNNING_STUCK_SECONDS", settings.CELERY_TASK_TIME_LIMIT + 60, minimum=10
+)
+# A job nobody picked up for this long is re-sent (a lost message; a busy queue is reported, not lost).
+QUEUED_STUCK_S = env_int("PDC_LAB_QUEUED_STUCK_SECONDS", 6 * 3600, minimum=10)
+# Dispatches per grading round before the reaper gives up with infrastructure_error (no attempt).
+MAX_DISPATCHES = env_int("PDC_LAB_MAX_DISPATCHES", 3, minimum=1)
+# A worker is shown online while its last heartbeat is younger than this (3 heartbeat intervals).
+WORKER_ONLINE_S = env_int("PDC_LAB_WORKER_ONLINE_SECONDS", 60, minimum=5)
+# The reaper runs at most this often when triggered by heartbeats.
+REAP_INTERVAL_S = env_int("PDC_LAB_REAP_INTERVAL_SECONDS", 60, minimum=1)
+# Source size cap, same as the runner's (bytes).
+MAX_SOURCE_BYTES = 256 * 1024

@@ -1,0 +1,315 @@
+"""Lab data: problems (synced from packages on disk), assignments, submissions, grading jobs, workers.
+
+A Submission is what a student handed in; each dispatch of it to a worker is a GradingJob with its own
+secret token. The first result posted for the submission's current job is stored once (SubmissionResult
+is unique per submission and round), so a re-delivered job or a double post never scores twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def new_token(prefix: str) -> str:
+    return prefix + secrets.token_urlsafe(32)
+
+
+class ProblemQuerySet(models.QuerySet):
+    def visible_to(self, user) -> ProblemQuerySet:
+        """Staff see every problem; a student sees problems of published assignments."""
+        from accounts.roles import is_staff_member
+
+        if not user.is_authenticated:
+            return self.none()
+        if is_staff_member(user):
+            return self
+        return self.filter(assignments__published=True).distinct()
+
+
+class Problem(models.Model):
+    slug = models.SlugField(unique=True, max_length=80)
+    title_zh = models.CharField(_("标题"), max_length=200)
+    title_en = models.CharField(_("英文标题"), max_length=200, blank=True)
+    statement_zh_html = models.TextField(blank=True)
+    statement_en_html = models.TextField(blank=True)
+    sections = models.JSONField(default=list, blank=True)
+    backends = models.JSONField(default=list)
+    entry_point = models.JSONField(default=dict)
+    dtypes = models.JSONField(default=list)
+    tolerances = models.JSONField(default=dict)
+    tests = models.JSONField(default=list)
+    benchmarks = models.JSONField(default=list)
+    scoring = models.JSONField(default=dict)
+    bound = models.CharField(max_length=16, blank=True)
+    content_sha256 = models.CharField(max_length=64, blank=True)
+    synced_at = models.DateTimeField(null=True, blank=True)
+    active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"))
+
+    objects = ProblemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("slug",)
+        verbose_name = _("实验题目")
+        verbose_name_plural = _("实验题目")
+
+    def __str__(self) -> str:
+        return f"{self.slug} · {self.title_zh}"
+
+    def title_for(self, lang: str) -> str:
+        return self.title_en if lang == "en" and self.title_en else self.title_zh
+
+    def statement_for(self, lang: str) -> str:
+        if lang == "en" and self.statement_en_html:
+            return self.statement_en_html
+        return self.statement_zh_html
+
+
+LATE_POLICIES = [
+    ("none", _("不扣分")),
+    ("penalty", _("按天扣分")),
+    ("grace", _("先用宽限天数，再按天扣分")),
+]
+
+
+class AssignmentQuerySet(models.QuerySet):
+    def visible_to(self, user) -> AssignmentQuerySet:
+        from accounts.roles import is_staff_member
+
+        if not user.is_authenticated:
+            return self.none()
+        if is_staff_member(user):
+            return self
+        return self.filter(published=True)
+
+
+class Assignment(models.Model):
+    """A problem published to students with points, due date, late window and grading hardware."""
+
+    problem = models.ForeignKey(Problem, on_delete=models.PROTECT, related_name="assignments")
+    title = models.CharField(_("名称"), max_length=200, blank=True)
+    points = models.DecimalField(_("分值"), max_digits=7, decimal_places=2, default=Decimal("10"))
+    published = models.BooleanField(_("已发布"), default=False)
+    opens_at = models.DateTimeField(_("开放时间"), null=True, blank=True)
+    due_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    late_until = models.DateTimeField(
+        _("迟交截止"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "截止后仍接受提交直到此时（扣分规则由成绩册的迟交政策决定）；空 = 截止后不接受"
+        ),
+    )
+    # Late policy as data, mirrored onto the gradebook item (the gradebook computes the penalty).
+    late_policy = models.CharField(
+        _("迟交政策"), max_length=16, choices=LATE_POLICIES, default="penalty"
+    )
+    late_penalty_per_day = models.DecimalField(
+        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10")
+    )
+    late_penalty_cap = models.DecimalField(
+        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100")
+    )
+    gpu_kind = models.CharField(
+        _("评测 GPU 型号"),
+        max_length=32,
+        blank=True,
+        help_text=_("空 = 只在 CPU 路径评测（正确性）；否则送到 grade-gpu-<型号> 队列"),
+    )
+    rate_limit_count = models.PositiveIntegerField(_("窗口内最多提交次数"), default=10)
+    rate_limit_minutes = models.PositiveIntegerField(_("限流窗口（分钟）"), default=10)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AssignmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("due_at", "pk")
+        verbose_name = _("实验作业")
+        verbose_name_plural = _("实验作业")
+
+    def __str__(self) -> str:
+        return self.display_title
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.problem.title_zh
+
+    @property
+    def grade_item_key(self) -> str:
+        return f"lab:{self.pk}"
+
+    @property
+    def queue_name(self) -> str:
+        return f"grade-gpu-{self.gpu_kind}" if self.gpu_kind else "grade-cpu"
+
+    @property
+    def hardware(self) -> str:
+        return self.gpu_kind or "cpu"
+
+
+class SubmissionQuerySet(models.QuerySet):
+    def visible_to(self, user) -> SubmissionQuerySet:
+        """The one access check: staff see all, a student only their own."""
+        from accounts.roles import is_staff_member
+
+        if not user.is_authenticated:
+            return self.none()
+        if is_staff_member(user):
+            return self
+        return self.filter(student=user)
+
+
+class Submission(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("排队中")
+        RUNNING = "running", _("评测中")
+        ACCEPTED = "accepted", _("通过")
+        WRONG_ANSWER = "wrong_answer", _("答案错误")
+        COMPILE_ERROR = "compile_error", _("编译错误")
+        RUNTIME_ERROR = "runtime_error", _("运行错误")
+        TIMEOUT = "timeout", _("超时")
+        MEMORY_LIMIT = "memory_limit", _("超出内存")
+        REJECTED = "rejected", _("被拒绝")
+        NEEDS_GPU = "needs_gpu", _("需要 GPU")
+        INFRASTRUCTURE_ERROR = "infrastructure_error", _("评测系统错误")
+
+    PENDING = (Status.QUEUED, Status.RUNNING)
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.PROTECT, related_name="submissions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lab_submissions"
+    )
+    backend = models.CharField(max_length=16)
+    source = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    via = models.CharField(max_length=8, default="web")  # web | cli
+    created_at = models.DateTimeField(db_index=True)
+    late = models.BooleanField(default=False)
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.QUEUED)
+    phase = models.CharField(max_length=16, blank=True)
+    queue = models.CharField(max_length=64)
+    round = models.PositiveIntegerField(default=1, help_text=_("第几轮评测（重测加一）"))
+    dispatches = models.PositiveIntegerField(default=0, help_text=_("本轮已派发次数"))
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    score = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
+    counts_as_attempt = models.BooleanField(default=True)
+    median_ms = models.FloatField(null=True, blank=True)
+    speedup = models.FloatField(null=True, blank=True)
+    roofline_fraction = models.FloatField(null=True, blank=True)
+    device_name = models.CharField(max_length=200, blank=True)
+    flagged = models.BooleanField(_("已标记"), default=False)
+    flag_reason = models.CharField(_("标记原因"), max_length=300, blank=True)
+    staff_comment = models.TextField(_("助教评语（学生可见）"), blank=True)
+
+    objects = SubmissionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name = _("提交")
+        verbose_name_plural = _("提交")
+        permissions = [
+            ("regrade_submission", "Can regrade submissions"),
+            ("flag_submission", "Can flag or unflag submissions"),
+        ]
+        indexes = [models.Index(fields=["assignment", "student", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.assignment.problem.slug} {self.student} {self.status}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in self.PENDING
+
+    @property
+    def result(self) -> dict | None:
+        latest = self.results.order_by("-round").first()
+        return latest.document if latest else None
+
+
+class GradingJob(models.Model):
+    """One dispatch of a submission. The raw token travels in the job message only."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="jobs")
+    round = models.PositiveIntegerField()
+    token_hash = models.CharField(max_length=64, unique=True)
+    queue = models.CharField(max_length=64)
+    enqueued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    worker = models.ForeignKey(
+        "WorkerNode", on_delete=models.SET_NULL, null=True, blank=True, related_name="jobs"
+    )
+    superseded = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-enqueued_at",)
+
+    def __str__(self) -> str:
+        return f"job of #{self.submission_id} round {self.round}"
+
+
+class SubmissionResult(models.Model):
+    """The stored result document of one grading round (exactly one per round)."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
+    round = models.PositiveIntegerField()
+    job = models.ForeignKey(GradingJob, on_delete=models.SET_NULL, null=True, related_name="+")
+    document = models.JSONField()
+    received_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "round"], name="one_result_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"result of #{self.submission_id} round {self.round}"
+
+
+class WorkerNode(models.Model):
+    """A grading host's credential and its last heartbeat. `kind` is "cpu" or a GPU kind."""
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=32)
+    token_hash = models.CharField(max_length=64, unique=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_heartbeat_at = models.DateTimeField(null=True, blank=True)
+    info = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ("kind", "name")
+        verbose_name = _("评测机")
+        verbose_name_plural = _("评测机")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+
+class RegradeRun(models.Model):
+    """Audit row of a staff regrade (dry run or applied) with the list of score changes."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.PROTECT, related_name="regrades")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    dry_run = models.BooleanField()
+    changes = models.JSONField(default=list)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-at",)
+        verbose_name = _("重评记录")
+        verbose_name_plural = _("重评记录")
+
+    def __str__(self) -> str:
+        return f"regrade #{self.pk} ({'dry run' if self.dry_run else 'applied'})"

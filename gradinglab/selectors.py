@@ -1,0 +1,171 @@
+"""Reads of the lab: what a user may see, queue positions, worker status, history, leaderboard."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+
+from gradinglab import conf
+from gradinglab.models import Assignment, GradingJob, Problem, Submission, WorkerNode
+
+
+def open_assignment_for(user, slug: str, assignment_id: int | None = None) -> Assignment | None:
+    """The assignment a CLI `submit <slug>` goes to: the given one, else the latest published."""
+    qs = Assignment.objects.visible_to(user).filter(problem__slug=slug).select_related("problem")
+    if assignment_id is not None:
+        return qs.filter(pk=assignment_id).first()
+    return qs.order_by("-due_at", "-pk").first()
+
+
+def queue_position(submission: Submission) -> int | None:
+    """1 = next to be picked up; None once a worker has it."""
+    if submission.status != Submission.Status.QUEUED:
+        return None
+    mine = (
+        GradingJob.objects.filter(submission=submission, round=submission.round, superseded=False)
+        .order_by("-enqueued_at")
+        .first()
+    )
+    if mine is None:
+        return None
+    ahead = GradingJob.objects.filter(
+        queue=mine.queue,
+        started_at__isnull=True,
+        finished_at__isnull=True,
+        superseded=False,
+        enqueued_at__lt=mine.enqueued_at,
+        submission__status=Submission.Status.QUEUED,
+    ).count()
+    return ahead + 1
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    assignment: Assignment
+    attempts: int
+    best: Decimal | None
+    last_status: str | None
+
+
+def lab_index(user) -> list[AssignmentRow]:
+    assignments = Assignment.objects.visible_to(user).select_related("problem")
+    mine = (
+        Submission.objects.filter(student=user)
+        .values("assignment_id")
+        .annotate(
+            attempts=Count("pk", filter=Q(counts_as_attempt=True)),
+            best=Max("score"),
+        )
+    )
+    stats = {row["assignment_id"]: row for row in mine}
+    last = {}
+    for sub in Submission.objects.filter(student=user).order_by("created_at"):
+        last[sub.assignment_id] = sub.status
+    return [
+        AssignmentRow(
+            a,
+            stats.get(a.pk, {}).get("attempts", 0),
+            stats.get(a.pk, {}).get("best"),
+            last.get(a.pk),
+        )
+        for a in assignments.order_by("due_at", "pk")
+    ]
+
+
+def assignment_for_problem(user, problem: Problem) -> Assignment | None:
+    return (
+        Assignment.objects.visible_to(user)
+        .filter(problem=problem)
+        .order_by("-due_at", "-pk")
+        .first()
+    )
+
+
+def submissions_of(user, assignment: Assignment) -> list[Submission]:
+    return list(
+        Submission.objects.visible_to(user)
+        .filter(assignment=assignment, student=user)
+        .order_by("-created_at", "-pk")
+    )
+
+
+def workers_status() -> list[dict[str, Any]]:
+    cutoff = timezone.now() - timedelta(seconds=conf.WORKER_ONLINE_S)
+    rows = []
+    for node in WorkerNode.objects.filter(active=True):
+        online = node.last_heartbeat_at is not None and node.last_heartbeat_at >= cutoff
+        rows.append({"name": node.name, "kind": node.kind, "online": online, "node": node})
+    return rows
+
+
+def reap_due() -> bool:
+    """True at most once per REAP_INTERVAL_S across the site (cache add is atomic)."""
+    return cache.add("gradinglab:reap", "1", timeout=conf.REAP_INTERVAL_S)
+
+
+def source_diff(a: Submission, b: Submission) -> str:
+    return "".join(
+        difflib.unified_diff(
+            a.source.splitlines(keepends=True),
+            b.source.splitlines(keepends=True),
+            fromfile=f"#{a.pk}",
+            tofile=f"#{b.pk}",
+        )
+    )
+
+
+def chart_series(submissions: list[Submission]) -> dict[str, list]:
+    ordered = sorted(submissions, key=lambda s: (s.created_at, s.pk))
+    return {
+        "labels": [f"#{s.pk}" for s in ordered],
+        "median_ms": [s.median_ms for s in ordered],
+        "speedup": [s.speedup for s in ordered],
+        "roofline_pct": [
+            None if s.roofline_fraction is None else round(100 * s.roofline_fraction, 2)
+            for s in ordered
+        ],
+        "score": [None if s.score is None else float(s.score) for s in ordered],
+    }
+
+
+def leaderboard(problem: Problem, kind: str) -> list[dict[str, Any]]:
+    """Best accepted time per opted-in student (pseudonym set) on one GPU kind; flagged hidden."""
+    rows = (
+        Submission.objects.filter(
+            assignment__problem=problem,
+            assignment__gpu_kind=kind,
+            status=Submission.Status.ACCEPTED,
+            flagged=False,
+            median_ms__isnull=False,
+        )
+        .exclude(student__profile__pseudonym="")
+        .exclude(student__profile__isnull=True)
+        .select_related("student__profile")
+        .order_by("median_ms", "created_at")
+    )
+    best: dict[int, dict[str, Any]] = {}
+    for sub in rows:
+        if sub.student_id in best:
+            continue
+        best[sub.student_id] = {
+            "pseudonym": sub.student.profile.pseudonym,
+            "median_ms": sub.median_ms,
+            "speedup": sub.speedup,
+            "roofline_pct": None
+            if sub.roofline_fraction is None
+            else round(100 * sub.roofline_fraction, 1),
+            "device": sub.device_name,
+            "at": sub.created_at,
+        }
+    return list(best.values())
+
+
+def leaderboard_kinds(problem: Problem) -> list[str]:
+    return sorted({k for k in problem.assignments.values_list("gpu_kind", flat=True) if k})

@@ -1,0 +1,594 @@
+"""Writes of the lab: submissions, dispatch, phases and results from workers, regrades, the reaper.
+
+Every score reaches the gradebook through `gradebook.services.grade_record` (raw points plus
+`submitted_at`; the gradebook applies its late policy and writes the audit row).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import jsonschema
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from gradebook.models import Grade, GradeItem
+from gradebook.services import grade_item_ensure, grade_record
+from gradinglab import conf, dispatch
+from gradinglab.models import (
+    Assignment,
+    GradingJob,
+    RegradeRun,
+    Submission,
+    SubmissionResult,
+    WorkerNode,
+    new_token,
+    token_hash,
+)
+from gradinglab.runner import RESULT_SCHEMA
+from gradinglab.scoring import document_fraction
+
+PHASES = ("compiling", "testing", "timing")
+_CENT = Decimal("0.01")
+
+
+class SubmissionError(ValueError):
+    """Bad input from a student (wrong backend, empty or oversized source): nothing is stored."""
+
+
+class SubmissionClosed(SubmissionError):
+    pass
+
+
+class RateLimited(SubmissionError):
+    def __init__(self, message: str, next_allowed_at: datetime) -> None:
+        super().__init__(message)
+        self.next_allowed_at = next_allowed_at
+
+
+class JobUnknown(LookupError):
+    pass
+
+
+class JobSuperseded(RuntimeError):
+    """A result or phase for a job that the reaper or a regrade replaced."""
+
+
+class ResultInvalid(ValueError):
+    pass
+
+
+# --- submissions -----------------------------------------------------------------------------
+
+
+def _check_source(assignment: Assignment, backend: str, source: str) -> None:
+    if backend not in assignment.problem.backends:
+        raise SubmissionError(
+            f"后端 {backend!r} 不可用；本题提供：{', '.join(assignment.problem.backends)}"
+        )
+    if not source.strip():
+        raise SubmissionError("提交的代码为空")
+    if len(source.encode("utf-8")) > conf.MAX_SOURCE_BYTES:
+        raise SubmissionError(f"代码超过 {conf.MAX_SOURCE_BYTES // 1024} KiB")
+    if "\x00" in source:
+        raise SubmissionError("代码中含有 NUL 字节")
+
+
+def _check_window(assignment: Assignment, now: datetime) -> bool:
+    """Raises SubmissionClosed outside the window; returns True when the submission is late."""
+    if not assignment.published:
+        raise SubmissionClosed("该实验尚未发布")
+    if assignment.opens_at and now < assignment.opens_at:
+        raise SubmissionClosed(
+            f"该实验于 {timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M} 开放"
+        )
+    if assignment.due_at is None or now <= assignment.due_at:
+        return False
+    if assignment.late_until and now <= assignment.late_until:
+        return True
+    raise SubmissionClosed(
+        f"已过截止时间 {timezone.localtime(assignment.late_until or assignment.due_at):%Y-%m-%d %H:%M}，不再接受提交"
+    )
+
+
+def _check_rate(assignment: Assignment, student: AbstractBaseUser, now: datetime) -> None:
+    window = timedelta(minutes=assignment.rate_limit_minutes)
+    recent = list(
+        Submission.objects.filter(
+            assignment=assignment,
+            student=student,
+            counts_as_attempt=True,
+            created_at__gt=now - window,
+        )
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    if len(recent) >= assignment.rate_limit_count:
+        next_at = recent[len(recent) - assignment.rate_limit_count] + window
+        raise RateLimited(
+            f"提交过于频繁：每 {assignment.rate_limit_minutes} 分钟最多 "
+            f"{assignment.rate_limit_count} 次。下次可提交时间："
+            f"{timezone.localtime(next_at):%Y-%m-%d %H:%M:%S}",
+            next_at,
+        )
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    student: AbstractBaseUser,
+    assignment: Assignment,
+    backend: str,
+    source: str,
+    via: str = "web",
+    now: datetime | None = None,
+) -> Submission:
+    """Store the submission (status queued) and enqueue its grading job after commit."""
+    now = now or timezone.now()
+    source = source.replace("\r\n", "\n")
+    _check_source(assignment, backend, source)
+    late = _check_window(assignment, now)
+    # Serialise one student's submissions to one assignment so the rate limit cannot be raced.
+    get_user_model().objects.select_for_update().filter(pk=student.pk).first()
+    _check_rate(assignment, student, now)
+    submission = Submission.objects.create(
+        assignment=assignment,
+        student=student,
+        backend=backend,
+        source=source,
+        sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        via=via,
+        created_at=now,
+        late=late,
+        queue=assignment.queue_name,
+    )
+    _dispatch(submission, now)
+    return submission
+
+
+def _dispatch(submission: Submission, now: datetime) -> GradingJob:
+    raw = new_token("job_")
+    job = GradingJob.objects.create(
+        submission=submission,
+        round=submission.round,
+        token_hash=token_hash(raw),
+        queue=submission.queue,
+        enqueued_at=now,
+    )
+    submission.dispatches += 1
+    submission.save(update_fields=["dispatches"])
+    payload = {
+        "submission_id": submission.pk,
+        "job_token": raw,
+        "slug": submission.assignment.problem.slug,
+        "backend": submission.backend,
+        "source": submission.source,
+    }
+    queue = submission.queue
+    transaction.on_commit(lambda: dispatch.send_job(queue, payload))
+    return job
+
+
+# --- worker reports --------------------------------------------------------------------------
+
+
+def _current_job(job_token: str) -> tuple[GradingJob, Submission]:
+    job = GradingJob.objects.select_for_update().filter(token_hash=token_hash(job_token)).first()
+    if job is None:
+        raise JobUnknown("unknown job token")
+    submission = (
+        Submission.objects.select_for_update()
+        .select_related("assignment__problem")
+        .get(pk=job.submission_id)
+    )
+    if job.superseded or job.round != submission.round:
+        raise JobSuperseded("this job was replaced (regrade or re-queue)")
+    return job, submission
+
+
+@transaction.atomic
+def job_phase(*, worker: WorkerNode, job_token: str, phase: str) -> None:
+    if phase not in PHASES:
+        raise ResultInvalid(f"phase must be one of {PHASES}")
+    job, submission = _current_job(job_token)
+    now = timezone.now()
+    job.started_at = job.started_at or now
+    job.last_seen_at, job.worker = now, worker
+    job.save(update_fields=["started_at", "last_seen_at", "worker"])
+    if submission.is_pending:
+        submission.status, submission.phase = Submission.Status.RUNNING, phase
+        submission.started_at = submission.started_at or now
+        submission.save(update_fields=["status", "phase", "started_at"])
+
+
+def _validate_schema(document: Any) -> None:
+    try:
+        jsonschema.validate(document, RESULT_SCHEMA)
+    except jsonschema.ValidationError as exc:
+        path = "/".join(str(p) for p in exc.absolute_path)
+        raise ResultInvalid(f"result document off schema at '{path}': {exc.message[:300]}") from exc
+
+
+def _validate_document(document: dict[str, Any], submission: Submission) -> dict[str, Any]:
+    if document["problem"] != submission.assignment.problem.slug:
+        raise ResultInvalid("result is for another problem")
+    if document["backend"] != submission.backend:
+        raise ResultInvalid("result is for another backend")
+    return document
+
+
+@transaction.atomic
+def result_store(*, worker: WorkerNode, job_token: str, document: Any) -> bool:
+    """Store a job's result once. Returns False when this round already has its result."""
+    _validate_schema(document)
+    job, submission = _current_job(job_token)
+    _validate_document(document, submission)
+    now = timezone.now()
+    if SubmissionResult.objects.filter(submission=submission, round=submission.round).exists():
+        return False
+    job.finished_at, job.last_seen_at, job.worker = now, now, worker
+    job.save(update_fields=["finished_at", "last_seen_at", "worker"])
+    if document["status"] == "infrastructure_error" and submission.dispatches < conf.MAX_DISPATCHES:
+        # The host failed, not the student: try another dispatch before giving up.
+        job.superseded = True
+        job.save(update_fields=["superseded"])
+        submission.status, submission.phase = Submission.Status.QUEUED, ""
+        submission.save(update_fields=["status", "phase"])
+        _dispatch(submission, now)
+        return True
+    _finish(submission, document, job, now)
+    return True
+
+
+def _finish(
+    submission: Submission, document: dict[str, Any], job: GradingJob | None, now: datetime
+) -> None:
+    SubmissionResult.objects.create(
+        submission=submission, round=submission.round, job=job, document=document, received_at=now
+    )
+    timing = document.get("timing") or {}
+    submission.status, submission.phase, submission.finished_at = document["status"], "", now
+    submission.counts_as_attempt = bool(document["gradable"])
+    submission.score = submission_score(submission, document)
+    submission.median_ms = timing.get("median_ms")
+    submission.speedup = timing.get("speedup_vs_reference")
+    submission.roofline_fraction = timing.get("roofline_fraction")
+    submission.device_name = (document.get("device") or {}).get("name", "")[:200]
+    submission.save()
+    if submission.score is not None:
+        assignment_grade_sync(assignment=submission.assignment, student=submission.student)
+
+
+def submission_score(submission: Submission, document: dict[str, Any]) -> Decimal | None:
+    """Assignment points times the fraction earned under the problem's current scoring rule."""
+    fraction = document_fraction(
+        document, submission.assignment.problem.scoring, cpu_only=not submission.assignment.gpu_kind
+    )
+    if fraction is None:
+        return None
+    return (submission.assignment.points * Decimal(str(fraction))).quantize(_CENT)
+
+
+def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | None:
+    return (
+        Submission.objects.filter(assignment=assignment, student=student, score__isnull=False)
+        .order_by("-score", "created_at")
+        .first()
+    )
+
+
+def assignment_grade_item(assignment: Assignment) -> GradeItem:
+    """The assignment's gradebook item, with its due date and late policy kept in step."""
+    item = grade_item_ensure(
+        key=assignment.grade_item_key,
+        title=f"实验：{assignment.display_title}",
+        kind="lab",
+        category="lab",
+        max_points=assignment.points,
+        due_at=assignment.due_at,
+    )
+    late = {
+        "late_policy": assignment.late_policy,
+        "late_penalty_per_day": assignment.late_penalty_per_day,
+        "late_penalty_cap": assignment.late_penalty_cap,
+    }
+    if any(getattr(item, k) != v for k, v in late.items()):
+        # grade_item_ensure has no late-policy arguments (yet): set the three data fields directly.
+        GradeItem.objects.filter(pk=item.pk).update(**late)
+        item.refresh_from_db()
+    return item
+
+
+def assignment_grade_sync(
+    *,
+    assignment: Assignment,
+    student: AbstractBaseUser,
+    actor: AbstractBaseUser | None = None,
+    reason: str = "",
+) -> Grade | None:
+    """Post the student's best submission score (raw points, its submission time)."""
+    best = _best(assignment, student)
+    if best is None:
+        return None
+    return grade_record(
+        student=student,
+        item=assignment_grade_item(assignment),
+        points=best.score,
+        source="lab",
+        actor=actor,
+        reason=reason or f"submission #{best.pk} ({best.status})",
+        submitted_at=best.created_at,
+    )
+
+
+# --- staff actions ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def submissions_rerun(*, submissions: list[Submission], actor: AbstractBaseUser) -> int:
+    """Grade again from scratch: a new round, a new job; earlier jobs of the round can no longer post."""
+    now = timezone.now()
+    count = 0
+    for submission in Submission.objects.select_for_update().filter(
+        pk__in=[s.pk for s in submissions]
+    ):
+        GradingJob.objects.filter(submission=submission, finished_at__isnull=True).update(
+            superseded=True
+        )
+        submission.round += 1
+        submission.dispatches = 0
+        submission.status, submission.phase = Submission.Status.QUEUED, ""
+        submission.started_at = submission.finished_at = None
+        submission.save()
+        _dispatch(submission, now)
+        count += 1
+    return count
+
+
+@dataclass(frozen=True)
+class ScoreChange:
+    student_id: int
+    username: str
+    old: Decimal | None
+    new: Decimal
+    submission_changes: list[tuple[int, str | None, str]]  # (submission id, old, new)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "student_id": self.student_id,
+            "username": self.username,
+            "old": None if self.old is None else str(self.old),
+            "new": str(self.new),
+            "submissions": [list(c) for c in self.submission_changes],
+        }
+
+
+def _rescored(assignment: Assignment) -> dict[int, list[tuple[Submission, Decimal | None]]]:
+    by_student: dict[int, list[tuple[Submission, Decimal | None]]] = {}
+    results = {
+        (r.submission_id, r.round): r.document
+        for r in SubmissionResult.objects.filter(submission__assignment=assignment)
+    }
+    for sub in Submission.objects.filter(assignment=assignment).select_related(
+        "student", "assignment__problem"
+    ):
+        doc = results.get((sub.pk, sub.round))
+        new = submission_score(sub, doc) if doc else sub.score
+        by_student.setdefault(sub.student_id, []).append((sub, new))
+    return by_student
+
+
+def regrade_plan(*, assignment: Assignment) -> list[ScoreChange]:
+    """What rescoring every stored result under the current rule would change (nothing written)."""
+    grades = {
+        g.student_id: g.auto_points
+        for g in Grade.objects.filter(item__key=assignment.grade_item_key)
+    }
+    changes = []
+    for student_id, rows in _rescored(assignment).items():
+        scored = [new for _, new in rows if new is not None]
+        if not scored:
+            continue
+        best = max(scored)
+        per_sub = [
+            (s.pk, None if s.score is None else str(s.score), str(new))
+            for s, new in rows
+            if new is not None and new != s.score
+        ]
+        if grades.get(student_id) != best or per_sub:
+            changes.append(
+                ScoreChange(
+                    student_id, rows[0][0].student.username, grades.get(student_id), best, per_sub
+                )
+            )
+    return sorted(changes, key=lambda c: c.username)
+
+
+@transaction.atomic
+def regrade_apply(
+    *, assignment: Assignment, actor: AbstractBaseUser, dry_run: bool
+) -> tuple[RegradeRun, list[ScoreChange]]:
+    """Record the plan (audit row); when not a dry run, write the new scores through the gradebook."""
+    changes = regrade_plan(assignment=assignment)
+    run = RegradeRun.objects.create(
+        assignment=assignment,
+        actor=actor,
+        dry_run=dry_run,
+        changes=[c.as_json() for c in changes],
+        at=timezone.now(),
+    )
+    if dry_run:
+        return run, changes
+    rows = _rescored(assignment)
+    for change in changes:
+        for sub, new in rows[change.student_id]:
+            if new != sub.score:
+                sub.score = new
+                sub.save(update_fields=["score"])
+        assignment_grade_sync(
+            assignment=assignment,
+            student=rows[change.student_id][0][0].student,
+            actor=actor,
+            reason=f"regrade run #{run.pk} by {actor.get_username()}",
+        )
+    return run, changes
+
+
+@transaction.atomic
+def submissions_flag(*, submissions: list[Submission], flagged: bool, reason: str = "") -> int:
+    return Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(
+        flagged=flagged, flag_reason=reason[:300] if flagged else ""
+    )
+
+
+# --- reaper ----------------------------------------------------------------------------------
+
+
+def _is_stuck(job: GradingJob | None, now: datetime) -> bool:
+    if job is None:
+        return True
+    if job.started_at is not None:
+        last = job.last_seen_at or job.started_at
+        return last < now - timedelta(seconds=conf.RUNNING_STUCK_S)
+    return job.enqueued_at < now - timedelta(seconds=conf.QUEUED_STUCK_S)
+
+
+def _give_up(submission: Submission, now: datetime) -> None:
+    from gradinglab.runner.result import finish, new_document
+
+    doc = new_document(
+        slug=submission.assignment.problem.slug, backend=submission.backend, path="cpu"
+    )
+    finish(
+        doc,
+        status="infrastructure_error",
+        message=f"grading failed {submission.dispatches} times (workers lost or stuck); "
+        "this does not count as an attempt — please submit again or ask a TA",
+    )
+    _finish(submission, doc, None, now)
+
+
+@transaction.atomic
+def submissions_reap(*, now: datetime | None = None) -> dict[str, int]:
+    """Re-queue pending submissions whose job is stuck; after MAX_DISPATCHES give up (no attempt)."""
+    now = now or timezone.now()
+    counts = {"requeued": 0, "failed": 0}
+    pending = (
+        Submission.objects.select_for_update(skip_locked=True)
+        .filter(status__in=Submission.PENDING)
+        .select_related("assignment__problem")
+    )
+    for submission in pending:
+        job = (
+            GradingJob.objects.filter(
+                submission=submission, round=submission.round, superseded=False
+            )
+            .order_by("-enqueued_at")
+            .first()
+        )
+        if not _is_stuck(job, now):
+            continue
+        if job is not None:
+            job.superseded = True
+            job.save(update_fields=["superseded"])
+        if submission.dispatches >= conf.MAX_DISPATCHES:
+            _give_up(submission, now)
+            counts["failed"] += 1
+        else:
+            submission.status, submission.phase = Submission.Status.QUEUED, ""
+            submission.save(update_fields=["status", "phase"])
+            _dispatch(submission, now)
+            counts["requeued"] += 1
+    return counts
+
+
+# --- workers ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def worker_token_create(*, name: str, kind: str) -> str:
+    """Create (or rotate) a worker credential; the raw token is shown once."""
+    raw = new_token("wrk_")
+    WorkerNode.objects.update_or_create(
+        name=name, defaults={"kind": kind, "token_hash": token_hash(raw), "active": True}
+    )
+    return raw
+
+
+def worker_heartbeat(*, worker: WorkerNode, info: dict[str, Any]) -> None:
+    clean = {str(k)[:40]: str(v)[:200] for k, v in list(info.items())[:20]}
+    WorkerNode.objects.filter(pk=worker.pk).update(last_heartbeat_at=timezone.now(), info=clean)
+
+
+# --- problem packages ------------------------------------------------------------------------
+
+
+def _package_hash(path) -> str:
+    digest = hashlib.sha256()
+    for name in ("problem.yaml", "reference.py", "starter.py", "starter.cu"):
+        file = path / name
+        if file.exists():
+            digest.update(name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def _problem_fields(problem) -> dict[str, Any]:
+    from lectures.rendering import render_markdown
+
+    return {
+        "title_zh": problem.title.get("zh", problem.slug),
+        "title_en": problem.title.get("en", ""),
+        "statement_zh_html": render_markdown(problem.statement.get("zh", "")).html,
+        "statement_en_html": render_markdown(problem.statement.get("en", "")).html,
+        "sections": list(problem.sections),
+        "backends": list(problem.backends),
+        "entry_point": dict(problem.entry_point),
+        "dtypes": list(problem.dtypes),
+        "tolerances": problem.tolerances,
+        "tests": [{"name": t.name, "shape": dict(t.shape)} for t in problem.tests],
+        "benchmarks": [{"name": t.name, "shape": dict(t.shape)} for t in problem.benchmarks],
+        "scoring": dict(problem.scoring),
+        "bound": problem.bound,
+    }
+
+
+@transaction.atomic
+def problems_sync() -> dict[str, Any]:
+    """Load every problem package into the database. Idempotent: unchanged packages are skipped;
+    an invalid package is reported and left as it was (its row, if any, stays)."""
+    from gradinglab.models import Problem as ProblemRow
+    from gradinglab.runner import ProblemInvalid, load_problem
+    from gradinglab.runner.problems import problems_dir
+
+    counts: dict[str, Any] = {"created": 0, "updated": 0, "unchanged": 0, "deactivated": 0}
+    errors: list[str] = []
+    seen = []
+    root = problems_dir()
+    slugs = sorted(p.name for p in root.iterdir() if (p / "problem.yaml").is_file())
+    for slug in slugs:
+        seen.append(slug)
+        try:
+            problem = load_problem(slug)
+        except ProblemInvalid as exc:
+            errors.append(f"{slug}: {exc}")
+            continue
+        digest = _package_hash(problem.path)
+        row = ProblemRow.objects.filter(slug=problem.slug).first()
+        if row is not None and row.content_sha256 == digest and row.active:
+            counts["unchanged"] += 1
+            continue
+        fields = {**_problem_fields(problem), "content_sha256": digest, "active": True}
+        fields["synced_at"] = timezone.now()
+        ProblemRow.objects.update_or_create(slug=problem.slug, defaults=fields)
+        counts["created" if row is None else "updated"] += 1
+    counts["deactivated"] = (
+        ProblemRow.objects.exclude(slug__in=seen).filter(active=True).update(active=False)
+    )
+    counts["errors"] = errors
+    return counts

@@ -1,0 +1,143 @@
+"""Must hold 3: the worker API refuses missing/wrong credentials, student tokens and off-schema
+results; a result posted twice is stored and scored once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from accounts.models import ApiToken
+from gradebook.models import GradeEvent
+from gradinglab.models import Submission, SubmissionResult
+from gradinglab.tests.labkit import (
+    load_doc,
+    post_result,
+    purge,
+    submit,
+    take_jobs,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def job(client_a, assignment, django_capture_on_commit_callbacks):
+    purge()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = submit(client_a)
+    assert response.status_code == 201, response.content
+    [payload] = take_jobs()
+    assert set(payload) == {"submission_id", "job_token", "slug", "backend", "source"}
+    return payload
+
+
+def test_no_credential_is_401(client, job) -> None:
+    response = client.post(
+        "/api/v1/worker/result",
+        data=json.dumps({"job_token": job["job_token"], "document": load_doc("accepted")}),
+        content_type="application/json",
+    )
+    assert response.status_code == 401
+    assert SubmissionResult.objects.count() == 0
+
+
+def test_wrong_worker_credential_is_401(client, job, worker_token) -> None:
+    response = post_result(client, "wrk_not-a-real-token", job["job_token"], load_doc("accepted"))
+    assert response.status_code == 401
+    assert Submission.objects.get(pk=job["submission_id"]).status == "queued"
+
+
+def test_student_api_token_cannot_post_results(client, job, student_a) -> None:
+    raw = ApiToken.new_raw()
+    ApiToken.objects.create(user=student_a, key_hash=ApiToken.hash(raw))
+    response = client.post(
+        "/api/v1/worker/result",
+        data=json.dumps({"job_token": job["job_token"], "document": load_doc("accepted")}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {raw}",
+    )
+    assert response.status_code == 403
+    assert SubmissionResult.objects.count() == 0
+
+
+def test_student_session_cannot_post_results(client_a, job) -> None:
+    response = post_result(client_a, "", job["job_token"], load_doc("accepted"))
+    assert response.status_code in (401, 403)
+    assert SubmissionResult.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.pop("status"),
+        lambda d: d.update(status="excellent"),
+        lambda d: d.update(schema_version=2),
+        lambda d: d.update(extra_field=1),
+        lambda d: d["tests"][0].update(passed="yes"),
+    ],
+    ids=["missing-status", "unknown-status", "wrong-version", "extra-field", "bad-test-type"],
+)
+def test_off_schema_result_is_400_and_changes_nothing(
+    client, job, worker_token, mutate, caplog
+) -> None:
+    doc = load_doc("accepted")
+    mutate(doc)
+    with caplog.at_level("WARNING", logger="gradinglab.api"):
+        response = post_result(client, worker_token, job["job_token"], doc)
+    assert response.status_code == 400
+    assert "worker API refused (400)" in caplog.text  # logged for the operators
+    assert SubmissionResult.objects.count() == 0
+    assert Submission.objects.get(pk=job["submission_id"]).status == "queued"
+
+
+def test_oversized_result_is_400(client, job, worker_token) -> None:
+    doc = load_doc("accepted")
+    doc["padding"] = "x" * 300_000  # bytes; over the 256 KiB cap before any schema check
+    response = post_result(client, worker_token, job["job_token"], doc)
+    assert response.status_code == 400
+    assert "larger than" in response.json()["detail"]
+
+
+def test_unknown_job_token_is_404(client, job, worker_token) -> None:
+    response = post_result(client, worker_token, "job_made-up", load_doc("accepted"))
+    assert response.status_code == 404
+
+
+def test_same_result_twice_is_stored_and_scored_once(client, job, worker_token, student_a) -> None:
+    first = post_result(client, worker_token, job["job_token"], load_doc("accepted"))
+    second = post_result(client, worker_token, job["job_token"], load_doc("accepted"))
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert second.json() == {"stored": False}
+    assert SubmissionResult.objects.count() == 1
+    sub = Submission.objects.get(pk=job["submission_id"])
+    assert sub.status == "accepted" and str(sub.score) == "10.00"  # CPU-graded: correctness only
+    assert (
+        GradeEvent.objects.filter(student=student_a, item__key=f"lab:{sub.assignment_id}").count()
+        == 1
+    )
+
+
+def test_phase_reports_move_the_submission_to_running(client, job, worker_token) -> None:
+    response = client.post(
+        "/api/v1/worker/phase",
+        data=json.dumps({"job_token": job["job_token"], "phase": "testing"}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Worker {worker_token}",
+    )
+    assert response.status_code == 200
+    sub = Submission.objects.get(pk=job["submission_id"])
+    assert (sub.status, sub.phase) == ("running", "testing")
+
+
+def test_heartbeat_marks_worker_online(client, worker_token) -> None:
+    from gradinglab.selectors import workers_status
+
+    response = client.post(
+        "/api/v1/workers/heartbeat",
+        data=json.dumps({"name": "cpu@host", "info": {"kind": "cpu"}}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Worker {worker_token}",
+    )
+    assert response.status_code == 200
+    assert [w["online"] for w in workers_status()] == [True]
