@@ -1,6 +1,35 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
-from gradebook.models import Grade, GradeEvent, GradeItem
+from gradebook.access import can_release
+from gradebook.models import (
+    Category,
+    Excusal,
+    Extension,
+    Grade,
+    GradebookSettings,
+    GradeEvent,
+    GradeItem,
+    RegradeRequest,
+)
+from gradebook.services import item_release_set
+
+
+def _set_released(request: HttpRequest, queryset, released: bool) -> None:
+    if not can_release(request.user):
+        return
+    for item in queryset:
+        item_release_set(item=item, released=released, actor=request.user)  # audited
+
+
+@admin.action(description="发布所选成绩项的成绩")
+def release_items(modeladmin, request, queryset) -> None:
+    _set_released(request, queryset, True)
+
+
+@admin.action(description="隐藏所选成绩项的成绩")
+def hide_items(modeladmin, request, queryset) -> None:
+    _set_released(request, queryset, False)
 
 
 @admin.register(GradeItem)
@@ -13,10 +42,59 @@ class GradeItemAdmin(admin.ModelAdmin):
         "max_points",
         "weight",
         "due_at",
+        "late_policy",
         "released",
     )
-    list_filter = ("kind", "category", "released")
+    list_filter = ("kind", "category", "released", "late_policy")
     search_fields = ("key", "title")
+    readonly_fields = ("released",)  # release goes through the audited service (actions below)
+    actions = [release_items, hide_items]
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ("key", "title", "weight", "drop_lowest", "position")
+    list_editable = ("weight", "drop_lowest", "position")
+
+
+@admin.register(GradebookSettings)
+class GradebookSettingsAdmin(admin.ModelAdmin):
+    list_display = ("pk", "grace_days")
+
+    def has_add_permission(self, request) -> bool:
+        return not GradebookSettings.objects.exists()
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Changed only on the staff pages, where every change is audited."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Extension)
+class ExtensionAdmin(_ReadOnly):
+    list_display = ("student", "item", "due_at", "extra_days", "granted_by", "granted_at")
+    search_fields = ("student__username", "item__key")
+
+
+@admin.register(Excusal)
+class ExcusalAdmin(_ReadOnly):
+    list_display = ("student", "item", "reason", "granted_by", "granted_at")
+    search_fields = ("student__username", "item__key")
+
+
+@admin.register(RegradeRequest)
+class RegradeRequestAdmin(_ReadOnly):
+    list_display = ("pk", "student", "item", "ref", "status", "created_at", "resolved_by")
+    list_filter = ("status",)
+    search_fields = ("student__username", "item__key", "ref")
 
 
 class GradeEventInline(admin.TabularInline):

@@ -166,6 +166,11 @@ def student_view(student: AbstractBaseUser) -> dict:
     return {"rows": rows, "categories": categories, "standing": mine}
 
 
+def _s(value: Decimal | None) -> str | None:
+    """Decimals as strings in JSON, so 7.10 stays exact (a float would not)."""
+    return None if value is None else str(value)
+
+
 def student_api_payload(student: AbstractBaseUser) -> dict:
     view = student_view(student)
     items = []
@@ -176,13 +181,13 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
                 "key": row.item.key,
                 "title": row.item.title,
                 "category": row.item.category,
-                "max_points": row.item.max_points,
+                "max_points": _s(row.item.max_points),
                 "due_at": res.due_at if res else row.item.due_at,
                 "status": row.status,
-                "points": res.raw if res else None,
-                "late_penalty_percent": res.penalty_percent if res else None,
+                "points": _s(res.raw) if res else None,
+                "late_penalty_percent": _s(res.penalty_percent) if res else None,
                 "grace_days_used": res.grace_days if res else None,
-                "counted": res.counted if res else None,
+                "counted": _s(res.counted) if res else None,
                 "dropped": res.dropped if res else None,
                 "override_reason": row.override_reason if res else "",
             }
@@ -191,10 +196,10 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
     return {
         "items": items,
         "categories": [
-            {"key": c.key, "title": title, "weight": c.weight, "percent": c.percent}
+            {"key": c.key, "title": title, "weight": _s(c.weight), "percent": _s(c.percent)}
             for title, c in view["categories"]
         ],
-        "total_percent": standing_.total_percent,
+        "total_percent": _s(standing_.total_percent),
         "grace_days": {"budget": standing_.grace_budget, "used": standing_.grace_used},
     }
 

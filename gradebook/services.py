@@ -180,7 +180,9 @@ def grade_override_clear(
     """Remove an override; the automatic score (or 0 if none) becomes the score again."""
     if not reason or not reason.strip():
         raise GradeError("clearing an override needs a reason")
-    grade = Grade.objects.select_for_update().get(student=student, item=item)
+    grade = Grade.objects.select_for_update().filter(student=student, item=item).first()
+    if grade is None:
+        raise GradeError(f"{item.key} has no score for this student, so no override to clear")
     if grade.override_points is None:
         return grade
     old = grade.points

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gradebook.models import GradeItem, RegradeRequest
+
+_DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class ItemChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: GradeItem) -> str:
+        return f"{obj.title} ({obj.key})"
+
+
+def _items() -> ItemChoiceField:
+    return ItemChoiceField(queryset=GradeItem.objects.order_by("due_at", "key"), label=_("成绩项"))
+
+
+class OverrideForm(forms.Form):
+    item = _items()
+    points = forms.DecimalField(label=_("分数"), min_value=Decimal(0), decimal_places=2)
+    reason = forms.CharField(label=_("原因（学生可见）"), max_length=2000)
+
+
+class OverrideClearForm(forms.Form):
+    item = _items()
+    reason = forms.CharField(label=_("原因"), max_length=2000)
+
+
+class ExtensionForm(forms.Form):
+    item = _items()
+    due_at = forms.DateTimeField(label=_("新截止时间"), required=False, widget=_DATETIME_WIDGET)
+    extra_days = forms.IntegerField(
+        label=_("或：延长天数"), required=False, min_value=1, max_value=365
+    )
+    reason = forms.CharField(label=_("原因"), max_length=2000, required=False)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if (data.get("due_at") is None) == (data.get("extra_days") is None):
+            raise forms.ValidationError(_("请填写新截止时间或延长天数（二选一）。"))
+        return data
+
+
+class ExtensionRevokeForm(forms.Form):
+    item = _items()
+
+
+class ExcuseForm(forms.Form):
+    item = _items()
+    excused = forms.TypedChoiceField(
+        label=_("操作"),
+        choices=[("1", _("免做")), ("0", _("撤销免做"))],
+        coerce=lambda v: v == "1",
+    )
+    reason = forms.CharField(label=_("原因"), max_length=2000)
+
+
+class RegradeRequestForm(forms.Form):
+    message = forms.CharField(
+        label=_("请说明需要复核的内容"), max_length=4000, widget=forms.Textarea(attrs={"rows": 5})
+    )
+
+
+class RegradeResolveForm(forms.Form):
+    decision = forms.ChoiceField(
+        label=_("处理"),
+        choices=[("accept", _("改分")), ("decline", _("驳回"))],
+        widget=forms.RadioSelect,
+    )
+    points = forms.DecimalField(
+        label=_("新分数"), required=False, min_value=Decimal(0), decimal_places=2
+    )
+    response = forms.CharField(
+        label=_("答复（学生可见）"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("decision") == "accept" and data.get("points") is None:
+            self.add_error("points", _("改分需要填写新分数。"))
+        return data
+
+
+class ImportForm(forms.Form):
+    item = ItemChoiceField(
+        queryset=GradeItem.objects.filter(kind__in=("exam", "other")).order_by("key"),
+        label=_("已有成绩项"),
+        required=False,
+    )
+    new_key = forms.RegexField(
+        label=_("或新建：标识"),
+        regex=r"^[a-z0-9][a-z0-9:_\-]{0,63}$",
+        required=False,
+        help_text=_("如 exam:final"),
+    )
+    new_title = forms.CharField(label=_("名称"), max_length=200, required=False)
+    new_max_points = forms.DecimalField(
+        label=_("满分"), required=False, min_value=Decimal("0.01"), decimal_places=2
+    )
+    new_category = forms.CharField(label=_("类别"), max_length=64, required=False, initial="exam")
+    file = forms.FileField(label=_("CSV 文件"))
+
+    MAX_BYTES = 1024 * 1024  # 1 MiB: a roster-sized score file is a few KiB
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("item") is None:
+            missing = [f for f in ("new_key", "new_title", "new_max_points") if not data.get(f)]
+            if missing:
+                raise forms.ValidationError(
+                    _("请选择已有成绩项，或填写新成绩项的标识、名称和满分。")
+                )
+            if GradeItem.objects.filter(key=data["new_key"]).exists():
+                self.add_error("new_key", _("该标识已存在，请从列表中选择。"))
+        upload = data.get("file")
+        if upload is not None and upload.size > self.MAX_BYTES:
+            self.add_error("file", _("文件超过 1 MiB。"))
+        return data
+
+    def text(self) -> str:
+        raw = self.cleaned_data["file"].read()
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(_("文件不是 UTF-8 编码的 CSV。")) from exc
+
+
+class RegradeStatusFilter(forms.Form):
+    status = forms.ChoiceField(
+        choices=[("", _("全部")), *RegradeRequest.Status.choices], required=False
+    )

@@ -1,0 +1,236 @@
+"""Staff pages: grid, item summary, student detail with its actions, release, import/export, queue.
+
+Every view here is wrapped in `staff_required`; release additionally needs `can_release`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from gradebook import csvio, selectors, services
+from gradebook import forms as gb_forms
+from gradebook.access import can_release, staff_required
+from gradebook.charts import histogram_svg
+from gradebook.models import Grade, GradeItem, RegradeRequest
+
+User = get_user_model()
+
+
+def _csv(body: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _grid_filters(request: HttpRequest) -> dict:
+    item = request.GET.get("item", "")
+    return {
+        "category": request.GET.get("category", ""),
+        "item_id": int(item) if item.isdigit() else None,
+        "section": request.GET.get("section", ""),
+    }
+
+
+@staff_required
+@require_GET
+def grid(request: HttpRequest) -> HttpResponse:
+    filters = _grid_filters(request)
+    context = selectors.grid(**filters) | {
+        "filters": filters,
+        "sections": selectors.sections(),
+        "all_items": GradeItem.objects.order_by("due_at", "key"),
+        "query": request.GET.urlencode(),
+    }
+    return render(request, "gradebook/staff/grid.html", context)
+
+
+@staff_required
+@require_GET
+def grid_csv(request: HttpRequest) -> HttpResponse:
+    return _csv(csvio.gradebook_export(selectors.grid(**_grid_filters(request))), "gradebook.csv")
+
+
+@staff_required
+@require_GET
+def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = get_object_or_404(GradeItem, pk=item_id)
+    summary, results = selectors.item_summary(item)
+    chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
+    context = {
+        "item": item,
+        "summary": summary,
+        "results": results,
+        "chart": chart,
+        "can_release": can_release(request.user),
+    }
+    return render(request, "gradebook/staff/item.html", context)
+
+
+@staff_required
+@require_GET
+def item_csv(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = get_object_or_404(GradeItem, pk=item_id)
+    _summary, results = selectors.item_summary(item)
+    grades = {g.student_id: g for g in Grade.objects.filter(item=item)}
+    filename = f"{item.key.replace(':', '-')}.csv"
+    return _csv(csvio.item_export(item, results, grades), filename)
+
+
+@staff_required
+@require_POST
+def item_release(request: HttpRequest, item_id: int) -> HttpResponse:
+    if not can_release(request.user):
+        raise PermissionDenied("only instructors release scores")
+    item = get_object_or_404(GradeItem, pk=item_id)
+    item = services.item_release_set(
+        item=item, released=request.POST.get("released") == "1", actor=request.user
+    )
+    context = {"item": item, "can_release": True}
+    if request.htmx:
+        return render(request, "gradebook/partials/release.html", context)
+    return redirect("gradebook:staff_item", item_id=item.pk)
+
+
+# --- Per-student detail and its actions ----------------------------------------------------------
+
+_ACTION_FORMS: dict[str, type[forms.Form]] = {
+    "override": gb_forms.OverrideForm,
+    "override_clear": gb_forms.OverrideClearForm,
+    "extension": gb_forms.ExtensionForm,
+    "extension_revoke": gb_forms.ExtensionRevokeForm,
+    "excuse": gb_forms.ExcuseForm,
+}
+
+
+def _student_page(
+    request: HttpRequest, student, bound: tuple[str, forms.Form] | None = None, status: int = 200
+) -> HttpResponse:
+    action_forms = {name: cls(prefix=name) for name, cls in _ACTION_FORMS.items()}
+    if bound is not None:
+        action_forms[bound[0]] = bound[1]
+    context = selectors.student_detail(student) | {"forms": action_forms}
+    return render(request, "gradebook/staff/student.html", context, status=status)
+
+
+@staff_required
+@require_GET
+def student_detail(request: HttpRequest, user_id: int) -> HttpResponse:
+    return _student_page(request, get_object_or_404(User, pk=user_id))
+
+
+def _apply(action: str, student, actor, data: dict) -> str:
+    """Run one staff action through the gradebook services; returns the message to show."""
+    item = data["item"]
+    runners: dict[str, Callable[[], object]] = {
+        "override": lambda: services.grade_override(
+            student=student, item=item, points=data["points"], actor=actor, reason=data["reason"]
+        ),
+        "override_clear": lambda: services.grade_override_clear(
+            student=student, item=item, actor=actor, reason=data["reason"]
+        ),
+        "extension": lambda: services.extension_grant(
+            student=student,
+            item=item,
+            actor=actor,
+            due_at=data.get("due_at"),
+            extra_days=data.get("extra_days"),
+            reason=data.get("reason", ""),
+        ),
+        "extension_revoke": lambda: services.extension_revoke(
+            student=student, item=item, actor=actor
+        ),
+        "excuse": lambda: services.excusal_set(
+            student=student,
+            item=item,
+            actor=actor,
+            excused=data["excused"],
+            reason=data["reason"],
+        ),
+    }
+    runners[action]()
+    return _("已保存：{item}").format(item=item.title)
+
+
+@staff_required
+@require_POST
+def student_action(request: HttpRequest, user_id: int, action: str) -> HttpResponse:
+    student = get_object_or_404(User, pk=user_id)
+    if action not in _ACTION_FORMS:
+        raise PermissionDenied("unknown action")
+    form = _ACTION_FORMS[action](request.POST, prefix=action)
+    if form.is_valid():
+        try:
+            messages.success(request, _apply(action, student, request.user, form.cleaned_data))
+            return redirect("gradebook:staff_student", user_id=student.pk)
+        except services.GradeError as exc:
+            form.add_error(None, str(exc))
+    return _student_page(request, student, bound=(action, form), status=400)
+
+
+# --- Import and the regrade queue ----------------------------------------------------------------
+
+
+def _import_item(form: gb_forms.ImportForm) -> GradeItem:
+    data = form.cleaned_data
+    if data.get("item") is not None:
+        return data["item"]
+    return services.grade_item_ensure(
+        key=data["new_key"],
+        title=data["new_title"],
+        kind=GradeItem.Kind.EXAM if data["new_category"] == "exam" else GradeItem.Kind.OTHER,
+        max_points=data["new_max_points"],
+        category=data["new_category"] or "exam",
+    )
+
+
+@staff_required
+def grades_import(request: HttpRequest) -> HttpResponse:
+    form = gb_forms.ImportForm(request.POST or None, request.FILES or None)
+    row_errors: list[tuple[int, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            text = form.text()
+            with transaction.atomic():  # a new item disappears with a failed import
+                item = _import_item(form)
+                result = services.grades_import(item=item, text=text, actor=request.user)
+        except forms.ValidationError as exc:
+            form.add_error("file", exc)
+        except csvio.ImportRowsError as exc:
+            row_errors = exc.errors
+        except services.GradeError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(
+                request,
+                _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
+                    item=item.key, changed=result.changed, same=result.unchanged
+                ),
+            )
+            return redirect("gradebook:staff_item", item_id=item.pk)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "row_errors": row_errors}
+    return render(request, "gradebook/staff/import.html", context, status=status)
+
+
+@staff_required
+@require_GET
+def regrade_queue(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", RegradeRequest.Status.OPEN)
+    if status not in ("", *RegradeRequest.Status.values):
+        status = RegradeRequest.Status.OPEN
+    context = {
+        "requests": selectors.regrade_queue(status=status),
+        "status": status,
+        "statuses": RegradeRequest.Status.choices,
+    }
+    return render(request, "gradebook/staff/regrade_queue.html", context)
