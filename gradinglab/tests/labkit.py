@@ -99,3 +99,71 @@ def post_result(client, token: str, job_token: str, document: Any):
         content_type="application/json",
         **worker_headers(token),
     )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_worker(
+    *,
+    app: str,
+    api_url: str,
+    token: str,
+    log_path: Path,
+    concurrency: int = 1,
+    extra_env: dict[str, str] | None = None,
+):
+    """A real Celery worker process on grade-cpu against the test Redis (this run's key prefix).
+
+    It is started in its own session so a test can kill -9 the whole worker (parent and pool child).
+    """
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    env.update(
+        PDC_API_URL=api_url,
+        PDC_WORKER_TOKEN=token,
+        PDC_WORKER_KIND="cpu",
+        PYTHONUNBUFFERED="1",
+        **(extra_env or {}),
+    )
+    celery = str(Path(sys.executable).with_name("celery"))
+    cmd = [
+        celery, "-A", app, "worker", "-Q", "grade-cpu", "--pool", "prefork",
+        "--concurrency", str(concurrency), "--hostname", f"test-{os.getpid()}-{log_path.stem}@%h",
+        "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+    log = log_path.open("ab")
+    return subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def stop_worker(proc, sig: int | None = None) -> None:
+    import os
+    import signal
+    import subprocess
+
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, sig or signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def wait_until(predicate, *, timeout_s: float, what: str, log_path: Path | None = None):
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    tail = log_path.read_text(errors="replace")[-4000:] if log_path and log_path.exists() else ""
+    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}\n{tail}")
