@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from lectures.models import Lecture, Section
 
 CACHE_SECONDS = 24 * 3600  # the key changes with the content, so a long TTL is safe
+PAGE_CACHE_SECONDS = 600  # per-user pages: short, they only save re-rendering on revisits
 
 
 def slot(section_id: int) -> str:
@@ -28,10 +29,12 @@ def _version(lecture: Lecture, sections: list[Section]) -> str:
     return h.hexdigest()[:32]
 
 
-def lecture_body_html(lecture: Lecture, sections: list[Section]) -> str:
-    key = f"lectures:body:{lecture.pk}:{_version(lecture, sections)}"
+def lecture_body_html(lecture: Lecture, outline: list[Section]) -> str:
+    """The shared page body; ``outline`` may hold only ids, order and version fields."""
+    key = f"lectures:body:{lecture.pk}:{_version(lecture, outline)}"
     html = cache.get(key)
     if html is None:
+        sections = list(lecture.sections.order_by("order"))
         tops = [s for s in sections if s.level == 2]
         children: dict[int, list[Section]] = {}
         for s in sections:
@@ -49,3 +52,30 @@ def splice_read_buttons(html: str, buttons: dict[int, str]) -> str:
     for section_id, button in buttons.items():
         html = html.replace(slot(section_id), button, 1)
     return html
+
+
+def page_cache_key(
+    request, lecture: Lecture, outline: list[Section], read_ids: set[int], neighbours
+) -> str | None:
+    """Key of one user's whole lecture page, or None when the page must be rendered afresh.
+
+    Everything the page shows goes into the key: content version, the user's marks, the
+    neighbours, the language, who the user is as the header shows it, and the CSRF secret the
+    page's forms are signed with (it rotates at login). Pages with pending flash messages are
+    never cached: rendering them is what consumes the messages.
+    """
+    from django.contrib.messages import get_messages
+
+    if len(get_messages(request)):
+        return None
+    user = request.user
+    parts = [
+        _version(lecture, outline),
+        ",".join(map(str, sorted(read_ids))),
+        ",".join(f"{n.number}:{n.title}" if n else "-" for n in neighbours),
+        getattr(request, "LANGUAGE_CODE", ""),
+        f"{user.pk}:{user.get_short_name()}:{user.get_username()}:{user.is_staff}:{user.is_superuser}",
+        request.META.get("CSRF_COOKIE", ""),
+    ]
+    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
+    return f"lectures:page:{user.pk}:{lecture.pk}:{digest}"

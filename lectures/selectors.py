@@ -32,6 +32,13 @@ def lecture_list_with_progress(*, user) -> list[LectureProgress]:
     return [LectureProgress(lecture=lec, total=lec.total, read=lec.read) for lec in lectures]
 
 
+def progress_from(
+    *, lecture: Lecture, sections: list[Section], read_ids: set[int]
+) -> LectureProgress:
+    tops = [s.pk for s in sections if s.level == 2]
+    return LectureProgress(lecture=lecture, total=len(tops), read=len(read_ids.intersection(tops)))
+
+
 def lecture_progress(*, user, lecture: Lecture) -> LectureProgress:
     total = lecture.sections.filter(level=2).count()
     read = SectionRead.objects.filter(user=user, section__lecture=lecture, section__level=2).count()
@@ -42,13 +49,24 @@ def lecture_get(*, user, number: int) -> Lecture | None:
     return Lecture.objects.visible_to(user).filter(number=number).first()
 
 
-def lecture_sections(*, lecture: Lecture) -> QuerySet[Section]:
-    return lecture.sections.order_by("order")
+SECTION_OUTLINE_FIELDS = ("id", "lecture_id", "parent_id", "number", "slug", "level", "order")
+SECTION_VERSION_FIELDS = ("import_hash", "edited_at")
+
+
+def lecture_sections(*, lecture: Lecture, outline: bool = False) -> QuerySet[Section]:
+    """All sections in page order; ``outline`` loads only what a cached page needs per request."""
+    sections = lecture.sections.order_by("order")
+    if outline:
+        sections = sections.only(*SECTION_OUTLINE_FIELDS, *SECTION_VERSION_FIELDS)
+    return sections
 
 
 def lecture_neighbours(*, lecture: Lecture) -> tuple[Lecture | None, Lecture | None]:
-    prev = Lecture.objects.filter(number__lt=lecture.number).order_by("-number").first()
-    nxt = Lecture.objects.filter(number__gt=lecture.number).order_by("number").first()
+    """Previous and next lecture by number in one small query (there are gaps: no lecture 6)."""
+    numbers = list(Lecture.objects.order_by("number").only("id", "number", "title"))
+    index = next(i for i, lec in enumerate(numbers) if lec.pk == lecture.pk)
+    prev = numbers[index - 1] if index > 0 else None
+    nxt = numbers[index + 1] if index + 1 < len(numbers) else None
     return prev, nxt
 
 

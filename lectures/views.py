@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -19,9 +21,9 @@ def lecture_list(request: HttpRequest) -> HttpResponse:
 
 
 def _read_button(request: HttpRequest, section, is_read: bool) -> str:
-    return render_to_string(
-        "lectures/partials/read_toggle.html", {"section": section, "is_read": is_read}, request
-    )
+    # No request passed: the button needs only the CSRF token, not the site context processors.
+    context = {"section": section, "is_read": is_read, "csrf_token": get_token(request)}
+    return render_to_string("lectures/partials/read_toggle.html", context)
 
 
 @login_required
@@ -30,8 +32,21 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
     lecture = selectors.lecture_get(user=request.user, number=number)
     if lecture is None:
         raise Http404("no such lecture")
-    sections = list(selectors.lecture_sections(lecture=lecture))
+    sections = list(selectors.lecture_sections(lecture=lecture, outline=True))
     read_ids = selectors.read_section_ids(user=request.user, lecture=lecture)
+    neighbours = selectors.lecture_neighbours(lecture=lecture)
+    get_token(request)  # the cached page embeds the token: make sure the cookie goes out too
+    key = fragments.page_cache_key(request, lecture, sections, read_ids, neighbours)
+    cached = cache.get(key) if key else None
+    if cached is not None:
+        return HttpResponse(cached)
+    response = _render_lecture(request, lecture, sections, read_ids, neighbours)
+    if key:
+        cache.set(key, response.content, fragments.PAGE_CACHE_SECONDS)
+    return response
+
+
+def _render_lecture(request, lecture, sections, read_ids, neighbours) -> HttpResponse:
     # Two pre-rendered variants; each slot gets one with its section id filled in.
     variants = {flag: _read_button(request, _Placeholder(), flag) for flag in (False, True)}
     buttons = {
@@ -42,10 +57,10 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
         if s.level == 2
     }
     body = fragments.splice_read_buttons(fragments.lecture_body_html(lecture, sections), buttons)
-    prev, nxt = selectors.lecture_neighbours(lecture=lecture)
-    progress = selectors.lecture_progress(user=request.user, lecture=lecture)
-    context = {"lecture": lecture, "body": mark_safe(body), "prev": prev, "next": nxt}
-    return render(request, "lectures/lecture_detail.html", {**context, "progress": progress})
+    progress = selectors.progress_from(lecture=lecture, sections=sections, read_ids=read_ids)
+    context = {"lecture": lecture, "body": mark_safe(body), "progress": progress}
+    context["prev"], context["next"] = neighbours
+    return render(request, "lectures/lecture_detail.html", context)
 
 
 class _Placeholder:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 
 from lectures.models import Section, SectionRead
 
@@ -109,3 +110,31 @@ def test_lecture_body_is_cached_between_requests(
     with django_assert_max_num_queries(12):
         html = client_a.get("/lectures/8/").content.decode()
     assert 'id="sec-8-7-2"' in html
+
+
+def test_cached_page_follows_marks_edits_and_logins(
+    imported, client_a, student_a, instructor
+) -> None:
+    from lectures.services import section_save_staff_edit
+
+    section = Section.objects.get(slug="sec-3-2")
+    first = client_a.get("/lectures/3/").content.decode()
+    assert client_a.get("/lectures/3/").content.decode() == first  # served from the page cache
+    client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"}, **HTMX)
+    page = client_a.get("/lectures/3/").content.decode()
+    assert 'aria-pressed="true"' in page[page.index(f'id="read-{section.pk}"') :][:600]
+
+    section.body_md = "助教刚改过的说明。\n"
+    section_save_staff_edit(section=section, user=instructor)
+    assert "助教刚改过的说明。" in client_a.get("/lectures/3/").content.decode()
+
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(student_a)
+    for _ in range(2):  # the second page comes from the cache
+        csrf_client.cookies.pop("csrftoken", None)  # a new CSRF secret, as after a new login
+        page = csrf_client.get("/lectures/3/").content.decode()
+        token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+        resp = csrf_client.post(
+            f"/lectures/sections/{section.pk}/read/", {"read": "1"}, HTTP_X_CSRFTOKEN=token, **HTMX
+        )
+        assert resp.status_code == 200

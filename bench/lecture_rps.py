@@ -1,0 +1,228 @@
+"""Lecture page throughput vs the same HTML served as a static file.
+
+Both are served by gunicorn (same worker count and class), measured one after the other in one
+run by the same asyncio load generator holding 32 concurrent clients:
+
+- dynamic: ``GET /lectures/3/`` as a signed-in student through Django (session, auth, per-user
+  "读完了" buttons and progress; the lecture body comes from the fragment cache);
+- static: the byte-identical HTML saved to a file and served by WhiteNoise under gunicorn.
+
+Run: ``.venv/bin/python bench/lecture_rps.py`` (about a minute; uses a throwaway SQLite database
+and static root under a temp dir). Prints a Markdown section for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+CONCURRENCY = 32  # simultaneous clients, each with one request in flight
+DURATION_S = 15.0  # measured seconds per server
+WARMUP_S = 2.0  # seconds of load before measuring (fills caches, forks settle)
+WORKERS = 2  # gunicorn sync workers for both servers: one per core on the 2-core dev box
+TARGET_RATIO = 0.5  # dynamic RPS must be at least half the static RPS
+TARGET_P99_MS = 50.0  # dynamic p99 latency limit in milliseconds
+LECTURE = 3
+
+
+def static_app(environ, start_response):
+    """WhiteNoise over BENCH_STATIC_ROOT; built on first call so importing this module is cheap."""
+    global _STATIC
+    if _STATIC is None:
+        from whitenoise import WhiteNoise
+
+        def not_found(env, respond):
+            respond("404 Not Found", [("Content-Type", "text/plain")])
+            return [b"not found"]
+
+        _STATIC = WhiteNoise(not_found, root=os.environ["BENCH_STATIC_ROOT"], autorefresh=False)
+    return _STATIC(environ, start_response)
+
+
+_STATIC = None
+
+
+@dataclass
+class Result:
+    name: str
+    requests: int
+    errors: int
+    seconds: float
+    latencies_ms: list[float]
+    bytes_per_response: int
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    cmd = [PYTHON, "manage.py", *args]
+    return subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def prepare(tmp: Path) -> tuple[dict[str, str], str]:
+    env = {
+        **os.environ,
+        "DJANGO_ENV": "development",
+        "DEBUG": "false",
+        "PDC_VAR_DIR": str(tmp),
+        "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite3'}",
+    }
+    manage(env, "migrate", "-v0")
+    manage(env, "collectstatic", "--noinput", "-v0")
+    manage(env, "import_lectures")
+    script = (
+        "from django.test import Client; from accounts.services import user_create_with_role as u;"
+        "user = u(username='bench', password='pw-bench-12345', role='student', name='bench');"
+        "c = Client(); c.force_login(user); print(c.cookies['sessionid'].value)"
+    )
+    cookie = manage(env, "shell", "-c", script).strip().splitlines()[-1]
+    return env, cookie
+
+
+def start_gunicorn(app: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    cmd = [
+        str(Path(PYTHON).parent / "gunicorn"), app, "--bind", f"127.0.0.1:{port}",
+        "--workers", str(WORKERS), "--worker-class", "sync", "--log-level", "warning",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 30  # seconds for gunicorn to boot
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"gunicorn {app} did not start on port {port}")
+
+
+async def fetch(port: int, path: str, cookie: str) -> tuple[int, bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        f"Cookie: sessionid={cookie}\r\nAccept-Encoding: identity\r\n\r\n"
+    )
+    writer.write(request.encode())
+    data = await reader.read()
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+async def run_load(name: str, port: int, path: str, cookie: str) -> Result:
+    latencies: list[float] = []
+    counters = {"ok": 0, "err": 0, "bytes": 0}
+    measuring = asyncio.Event()
+    stop = asyncio.Event()
+
+    async def client() -> None:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            try:
+                status, body = await fetch(port, path, cookie)
+            except OSError:
+                status, body = 0, b""
+            if measuring.is_set() and not stop.is_set():
+                if status == 200:
+                    counters["ok"] += 1
+                    counters["bytes"] = len(body)
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                else:
+                    counters["err"] += 1
+
+    tasks = [asyncio.create_task(client()) for _ in range(CONCURRENCY)]
+    await asyncio.sleep(WARMUP_S)
+    measuring.set()
+    start = time.perf_counter()
+    await asyncio.sleep(DURATION_S)
+    stop.set()
+    elapsed = time.perf_counter() - start
+    await asyncio.gather(*tasks)
+    return Result(name, counters["ok"], counters["err"], elapsed, latencies, counters["bytes"])
+
+
+def report(dynamic: Result, static: Result) -> str:
+    ratio = dynamic.rps / static.rps
+    rows = [
+        f"| {r.name} | {r.rps:.0f} | {r.pct(0.5):.1f} | {r.pct(0.99):.1f} | "
+        f"{statistics.fmean(r.latencies_ms):.1f} | {r.requests} | {r.errors} | {r.bytes_per_response} |"
+        for r in (dynamic, static)
+    ]
+    verdict = (
+        f"ratio {ratio:.2f}× static (target ≥ {TARGET_RATIO}×: "
+        f"{'met' if ratio >= TARGET_RATIO else 'NOT met'}); dynamic p99 {dynamic.pct(0.99):.1f} ms "
+        f"(target < {TARGET_P99_MS:.0f} ms: {'met' if dynamic.pct(0.99) < TARGET_P99_MS else 'NOT met'})"
+    )
+    return "\n".join(
+        [
+            f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()} "
+            f"({os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}), "
+            f"gunicorn {WORKERS} sync workers each, {CONCURRENCY} concurrent clients, "
+            f"{DURATION_S:.0f} s measured after {WARMUP_S:.0f} s warm-up, command "
+            "`.venv/bin/python bench/lecture_rps.py`.",
+            "",
+            "| server | req/s | p50 ms | p99 ms | mean ms | requests | errors | bytes |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+            f"Result: {verdict}.",
+        ]
+    )
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="pdc-bench-") as tmpdir:
+        tmp = Path(tmpdir)
+        env, cookie = prepare(tmp)
+        path = f"/lectures/{LECTURE}/"
+        app_port, static_port = free_port(), free_port()
+        app = start_gunicorn("pdcsite.wsgi:application", app_port, env)
+        try:
+            status, html = asyncio.run(fetch(app_port, path, cookie))
+            if status != 200 or b'id="sec-3-4"' not in html:
+                raise RuntimeError(f"lecture page answered {status}; is the content imported?")
+            static_root = tmp / "static-html"
+            (static_root / "lectures" / str(LECTURE)).mkdir(parents=True)
+            (static_root / "lectures" / str(LECTURE) / "index.html").write_bytes(html)
+            dynamic = asyncio.run(run_load("Django lecture page", app_port, path, cookie))
+        finally:
+            app.terminate()
+            app.wait()
+        static_env = {**env, "BENCH_STATIC_ROOT": str(static_root)}
+        server = start_gunicorn("bench.lecture_rps:static_app", static_port, static_env)
+        try:
+            static_path = f"/lectures/{LECTURE}/index.html"
+            static = asyncio.run(
+                run_load("same HTML, static file", static_port, static_path, cookie)
+            )
+        finally:
+            server.terminate()
+            server.wait()
+    print(report(dynamic, static))
+
+
+if __name__ == "__main__":
+    main()
