@@ -1,0 +1,145 @@
+"""Must hold 6: a per-item CSV export imports back unchanged for an external item; a bad CSV imports
+nothing and names each bad row."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from gradebook.models import Grade, GradeEvent, GradeItem
+
+IMPORT = "/grades/staff/import/"
+
+
+def _upload(client, text: str, **fields):
+    data = {"file": SimpleUploadedFile("scores.csv", text.encode(), content_type="text/csv")}
+    return client.post(IMPORT, data | fields)
+
+
+def _rows(body: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(body)))
+
+
+@pytest.mark.django_db
+def test_new_item_import_then_export_round_trips(client_ta, student_a, student_b) -> None:
+    text = "student_id,points,comment\nstudent_a,88.5,ok\nstudent_b,,absent\n"
+    response = _upload(
+        client_ta,
+        text,
+        new_key="exam:final",
+        new_title="期末考试",
+        new_max_points="100",
+        new_category="exam",
+    )
+    item = GradeItem.objects.get(key="exam:final")
+    assert response.status_code == 302 and response["Location"] == f"/grades/staff/items/{item.pk}/"
+    assert (item.kind, item.category, item.max_points) == ("exam", "exam", Decimal("100.00"))
+    assert list(Grade.objects.values_list("student__username", "points", "source")) == [
+        ("student_a", Decimal("88.50"), "import")
+    ]
+
+    exported = client_ta.get(f"/grades/staff/items/{item.pk}/export.csv")
+    assert exported["Content-Type"].startswith("text/csv")
+    body = exported.content.decode()
+    rows = {r["username"]: r for r in _rows(body)}
+    assert (rows["student_a"]["points"], rows["student_b"]["points"]) == ("88.50", "")
+
+    events_before = GradeEvent.objects.count()
+    again = _upload(client_ta, body, item=item.pk)
+    assert again.status_code == 302
+    assert GradeEvent.objects.count() == events_before  # nothing changed, nothing audited
+    assert client_ta.get(f"/grades/staff/items/{item.pk}/export.csv").content.decode() == body
+
+    edited = body.replace("88.50", "91.00")
+    assert _upload(client_ta, edited, item=item.pk).status_code == 302
+    assert Grade.objects.get(student=student_a).points == Decimal("91.00")
+
+
+@pytest.mark.django_db
+def test_bad_csv_imports_nothing_and_names_the_rows(
+    client_ta, student_a, student_b, make_item, post
+) -> None:
+    item = make_item("exam:mid", max_points=50, kind="exam")
+    post(student_a, item, 10, source="import")
+    text = (
+        "student_id,points\n"
+        "student_a,40\n"  # fine, but must not be written
+        "nobody,12\n"  # line 3
+        "student_b,51\n"  # line 4: above max
+        "student_b,abc\n"  # line 5
+        "student_a,30\n"  # line 6: duplicate
+    )
+    response = _upload(client_ta, text, item=item.pk)
+    page = response.content.decode()
+    assert response.status_code == 400
+    for line, reason in [(3, "no student"), (4, "outside 0"), (5, "not a number"), (6, "again")]:
+        assert f"第 {line} 行" in page and reason in page
+    assert "第 2 行" not in page
+    assert list(Grade.objects.values_list("student__username", "points")) == [
+        ("student_a", Decimal("10.00"))
+    ]
+
+
+@pytest.mark.django_db
+def test_failed_import_does_not_leave_a_new_item(client_ta, student_a) -> None:
+    response = _upload(
+        client_ta,
+        "student_id,points\nghost,1\n",
+        new_key="exam:x",
+        new_title="X",
+        new_max_points="10",
+    )
+    assert response.status_code == 400 and "ghost" in response.content.decode()
+    assert not GradeItem.objects.filter(key="exam:x").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text,needle",
+    [("name,score\na,1\n", "header needs points"), ("student_id,points\n", None)],
+)
+def test_header_errors(client_ta, make_item, text, needle) -> None:
+    item = make_item("exam:mid", kind="exam")
+    response = _upload(client_ta, text, item=item.pk)
+    if needle:
+        assert response.status_code == 400 and needle in response.content.decode()
+    else:  # an empty file is a valid no-op
+        assert response.status_code == 302 and Grade.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_platform_graded_items_take_no_import(client_ta, student_a, make_item) -> None:
+    quiz = make_item("quiz:1", kind="quiz")
+    response = _upload(client_ta, "student_id,points\nstudent_a,5\n", item=quiz.pk)
+    assert response.status_code == 400 and Grade.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_import_and_export_are_staff_only(client_a, student_a, make_item) -> None:
+    item = make_item("exam:mid", kind="exam")
+    assert _upload(client_a, "student_id,points\nstudent_a,10\n", item=item.pk).status_code == 403
+    assert client_a.get(f"/grades/staff/items/{item.pk}/export.csv").status_code == 403
+    assert client_a.get("/grades/staff/export.csv").status_code == 403
+    assert Grade.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_whole_gradebook_export_has_items_categories_and_total(
+    client_ta, student_a, student_b, make_item, post
+) -> None:
+    quiz = make_item("quiz:1", max_points=10)
+    lab = make_item("lab:1", max_points=100)
+    post(student_a, quiz, 8)
+    post(student_a, lab, 60)
+    rows = {
+        r["username"]: r for r in _rows(client_ta.get("/grades/staff/export.csv").content.decode())
+    }
+    assert set(rows) == {"student_a", "student_b"}
+    a = rows["student_a"]
+    assert (a["quiz:1"], a["lab:1"], a["quiz %"], a["lab %"]) == ("8.00", "60.00", "80.00", "60.00")
+    assert a["total %"] == "67.50"  # (30·80 + 50·60) / 80
+    assert rows["student_b"]["quiz:1"] == ""  # not due, not submitted: no value
