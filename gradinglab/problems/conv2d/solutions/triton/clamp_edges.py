@@ -29,6 +29,6 @@ def conv2d_kernel(x_ptr, w_ptr, out_ptr, H, W, R, BH: tl.constexpr, BW: tl.const
 
 def conv2d(x: torch.Tensor, weight: torch.Tensor, out: torch.Tensor,
            height: int, width: int, radius: int) -> None:
-    BH, BW = 32, 32
+    BH, BW = 64, 64
     grid = (triton.cdiv(height, BH), triton.cdiv(width, BW))
     conv2d_kernel[grid](x, weight, out, height, width, radius, BH=BH, BW=BW)
