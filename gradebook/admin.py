@@ -66,7 +66,7 @@ class GradebookSettingsAdmin(admin.ModelAdmin):
 
 
 class _ReadOnly(admin.ModelAdmin):
-    """Changed only on the staff pages, where every change is audited."""
+    """Changed only through the gradebook services (staff pages), where every change is audited."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -139,7 +139,7 @@ class GradeAdmin(admin.ModelAdmin):
 
 
 @admin.register(GradeEvent)
-class GradeEventAdmin(admin.ModelAdmin):
+class GradeEventAdmin(_ReadOnly):
     list_display = (
         "at",
         "item",
@@ -152,12 +152,3 @@ class GradeEventAdmin(admin.ModelAdmin):
     )
     list_filter = ("action", "item")
     search_fields = ("student__username", "item__key", "reason")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
