@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import platform
+import re
 import socket
 import statistics
 import subprocess
@@ -119,17 +120,26 @@ def start_gunicorn(app: str, port: int, env: dict[str, str]) -> subprocess.Popen
     raise RuntimeError(f"gunicorn {app} did not start on port {port}")
 
 
-async def fetch(port: int, path: str, cookie: str) -> tuple[int, bytes]:
+async def fetch(port: int, path: str, cookie: str) -> tuple[int, bytes, bytes]:
+    """One GET on a fresh connection (gunicorn sync workers close after each response)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     request = (
         f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        f"Cookie: sessionid={cookie}\r\nAccept-Encoding: identity\r\n\r\n"
+        f"Cookie: {cookie}\r\nAccept-Encoding: identity\r\n\r\n"
     )
     writer.write(request.encode())
     data = await reader.read()
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split(b" ", 2)[1]), body
+    return int(head.split(b" ", 2)[1]), head, body
+
+
+def browser_cookies(head: bytes, session: str) -> str:
+    """The cookies a browser would send next: the session plus the CSRF cookie it was given."""
+    match = re.search(rb"Set-Cookie: csrftoken=([^;]+)", head, re.I)
+    if match is None:
+        raise RuntimeError("the lecture page set no csrftoken cookie")
+    return f"sessionid={session}; csrftoken={match.group(1).decode()}"
 
 
 async def run_load(name: str, port: int, path: str, cookie: str) -> Result:
@@ -142,7 +152,7 @@ async def run_load(name: str, port: int, path: str, cookie: str) -> Result:
         while not stop.is_set():
             t0 = time.perf_counter()
             try:
-                status, body = await fetch(port, path, cookie)
+                status, _, body = await fetch(port, path, cookie)
             except OSError:
                 status, body = 0, b""
             if measuring.is_set() and not stop.is_set():
@@ -196,12 +206,14 @@ def report(dynamic: Result, static: Result) -> str:
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pdc-bench-") as tmpdir:
         tmp = Path(tmpdir)
-        env, cookie = prepare(tmp)
+        env, session = prepare(tmp)
         path = f"/lectures/{LECTURE}/"
         app_port, static_port = free_port(), free_port()
         app = start_gunicorn("pdcsite.wsgi:application", app_port, env)
         try:
-            status, html = asyncio.run(fetch(app_port, path, cookie))
+            status, head, _ = asyncio.run(fetch(app_port, path, f"sessionid={session}"))
+            cookie = browser_cookies(head, session)
+            status, _, html = asyncio.run(fetch(app_port, path, cookie))
             if status != 200 or b'id="sec-3-4"' not in html:
                 raise RuntimeError(f"lecture page answered {status}; is the content imported?")
             static_root = tmp / "static-html"

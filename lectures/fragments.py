@@ -22,16 +22,9 @@ def slot(section_id: int) -> str:
     return f"<!--pdc-read-slot:{section_id}-->"
 
 
-def _version(lecture: Lecture, sections: list[Section]) -> str:
-    h = hashlib.sha256(lecture.content_hash.encode())
-    for s in sections:
-        h.update(f"{s.pk}:{s.import_hash}:{s.edited_at}:{s.order}".encode())
-    return h.hexdigest()[:32]
-
-
-def lecture_body_html(lecture: Lecture, outline: list[Section]) -> str:
-    """The shared page body; ``outline`` may hold only ids, order and version fields."""
-    key = f"lectures:body:{lecture.pk}:{_version(lecture, outline)}"
+def lecture_body_html(lecture: Lecture) -> str:
+    """The shared page body, cached per lecture revision."""
+    key = f"lectures:body:{lecture.pk}:{lecture.revision}"
     html = cache.get(key)
     if html is None:
         sections = list(lecture.sections.order_by("order"))
@@ -54,9 +47,7 @@ def splice_read_buttons(html: str, buttons: dict[int, str]) -> str:
     return html
 
 
-def page_cache_key(
-    request, lecture: Lecture, outline: list[Section], read_ids: set[int], neighbours
-) -> str | None:
+def page_cache_key(request, lecture, read_ids: set[int], neighbours) -> str | None:
     """Key of one user's whole lecture page, or None when the page must be rendered afresh.
 
     Everything the page shows goes into the key: content version, the user's marks, the
@@ -70,7 +61,7 @@ def page_cache_key(
         return None
     user = request.user
     parts = [
-        _version(lecture, outline),
+        f"{lecture.pk}:{lecture.revision}",
         ",".join(map(str, sorted(read_ids))),
         ",".join(f"{n.number}:{n.title}" if n else "-" for n in neighbours),
         getattr(request, "LANGUAGE_CODE", ""),

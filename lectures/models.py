@@ -24,6 +24,9 @@ class Lecture(models.Model):
     source_path = models.CharField(_("源文件"), max_length=300, editable=False, default="")
     content_hash = models.CharField(max_length=64, editable=False, default="")
     imported_at = models.DateTimeField(_("导入时间"), null=True, editable=False)
+    # Bumped by every import change and staff edit; cached pages are keyed on it, so a page cached
+    # in any web process goes stale the moment this row changes.
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     objects = LectureQuerySet.as_manager()
 

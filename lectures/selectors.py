@@ -45,37 +45,35 @@ def lecture_progress(*, user, lecture: Lecture) -> LectureProgress:
     return LectureProgress(lecture=lecture, total=total, read=read)
 
 
-def lecture_get(*, user, number: int) -> Lecture | None:
-    return Lecture.objects.visible_to(user).filter(number=number).first()
-
-
 SECTION_OUTLINE_FIELDS = ("id", "lecture_id", "parent_id", "number", "slug", "level", "order")
-SECTION_VERSION_FIELDS = ("import_hash", "edited_at")
 
 
 def lecture_sections(*, lecture: Lecture, outline: bool = False) -> QuerySet[Section]:
     """All sections in page order; ``outline`` loads only what a cached page needs per request."""
     sections = lecture.sections.order_by("order")
     if outline:
-        sections = sections.only(*SECTION_OUTLINE_FIELDS, *SECTION_VERSION_FIELDS)
+        sections = sections.only(*SECTION_OUTLINE_FIELDS)
     return sections
 
 
-def lecture_neighbours(*, lecture: Lecture) -> tuple[Lecture | None, Lecture | None]:
-    """Previous and next lecture by number in one small query (there are gaps: no lecture 6)."""
-    numbers = list(Lecture.objects.order_by("number").only("id", "number", "title"))
-    index = next(i for i, lec in enumerate(numbers) if lec.pk == lecture.pk)
-    prev = numbers[index - 1] if index > 0 else None
-    nxt = numbers[index + 1] if index + 1 < len(numbers) else None
-    return prev, nxt
+@dataclass(frozen=True)
+class LectureStub:
+    """What a cached lecture page needs per request, read in one cheap query."""
+
+    pk: int
+    number: int
+    title: str
+    revision: int
 
 
-def read_section_ids(*, user, lecture: Lecture) -> set[int]:
-    return set(
-        SectionRead.objects.filter(user=user, section__lecture=lecture).values_list(
-            "section_id", flat=True
-        )
-    )
+def lecture_index(*, user) -> list[LectureStub]:
+    rows = Lecture.objects.visible_to(user).order_by("number")
+    return [LectureStub(*row) for row in rows.values_list("pk", "number", "title", "revision")]
+
+
+def read_section_ids_for(*, user, lecture_id: int) -> set[int]:
+    rows = SectionRead.objects.filter(user=user, section__lecture_id=lecture_id)
+    return set(rows.values_list("section_id", flat=True))
 
 
 def section_get_readable(*, user, pk: int) -> Section | None:

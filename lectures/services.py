@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -72,7 +73,8 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
     lecture, created = Lecture.objects.select_for_update().get_or_create(
         number=parsed.number, defaults={"title": parsed.title}
     )
-    if created or lecture.content_hash != parsed.content_hash:
+    lecture_changed = created or lecture.content_hash != parsed.content_hash
+    if lecture_changed:
         lecture.title, lecture.module = parsed.title, parsed.module
         lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
         lecture.intro_md = parsed.intro_md
@@ -116,7 +118,13 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
             continue
         report.deleted.append(f"{parsed.path.name}: {row.number}")
         row.delete()
+    if created or report.created or report.updated or report.deleted or lecture_changed:
+        lecture_bump_revision(lecture_id=lecture.pk)
     return report
+
+
+def lecture_bump_revision(*, lecture_id: int) -> None:
+    Lecture.objects.filter(pk=lecture_id).update(revision=F("revision") + 1)
 
 
 @transaction.atomic
@@ -165,6 +173,7 @@ def section_save_staff_edit(*, section: Section, user) -> Section:
     _render_section(section)
     section.edited_at, section.edited_by = timezone.now(), user
     section.save()
+    lecture_bump_revision(lecture_id=section.lecture_id)
     return section
 
 

@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from lectures import fragments, selectors, services
+from lectures.models import Lecture
 from lectures.search import normalize_query, search_sections
 
 
@@ -29,24 +30,27 @@ def _read_button(request: HttpRequest, section, is_read: bool) -> str:
 @login_required
 @require_GET
 def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
-    lecture = selectors.lecture_get(user=request.user, number=number)
-    if lecture is None:
+    index = selectors.lecture_index(user=request.user)
+    at = next((i for i, stub in enumerate(index) if stub.number == number), None)
+    if at is None:
         raise Http404("no such lecture")
-    sections = list(selectors.lecture_sections(lecture=lecture, outline=True))
-    read_ids = selectors.read_section_ids(user=request.user, lecture=lecture)
-    neighbours = selectors.lecture_neighbours(lecture=lecture)
+    stub = index[at]
+    neighbours = (index[at - 1] if at > 0 else None, index[at + 1] if at + 1 < len(index) else None)
+    read_ids = selectors.read_section_ids_for(user=request.user, lecture_id=stub.pk)
     get_token(request)  # the cached page embeds the token: make sure the cookie goes out too
-    key = fragments.page_cache_key(request, lecture, sections, read_ids, neighbours)
+    key = fragments.page_cache_key(request, stub, read_ids, neighbours)
     cached = cache.get(key) if key else None
     if cached is not None:
         return HttpResponse(cached)
-    response = _render_lecture(request, lecture, sections, read_ids, neighbours)
+    response = _render_lecture(request, stub.pk, read_ids, neighbours)
     if key:
         cache.set(key, response.content, fragments.PAGE_CACHE_SECONDS)
     return response
 
 
-def _render_lecture(request, lecture, sections, read_ids, neighbours) -> HttpResponse:
+def _render_lecture(request, lecture_id: int, read_ids: set[int], neighbours) -> HttpResponse:
+    lecture = Lecture.objects.get(pk=lecture_id)
+    sections = list(selectors.lecture_sections(lecture=lecture, outline=True))
     # Two pre-rendered variants; each slot gets one with its section id filled in.
     variants = {flag: _read_button(request, _Placeholder(), flag) for flag in (False, True)}
     buttons = {
@@ -56,7 +60,7 @@ def _render_lecture(request, lecture, sections, read_ids, neighbours) -> HttpRes
         for s in sections
         if s.level == 2
     }
-    body = fragments.splice_read_buttons(fragments.lecture_body_html(lecture, sections), buttons)
+    body = fragments.splice_read_buttons(fragments.lecture_body_html(lecture), buttons)
     progress = selectors.progress_from(lecture=lecture, sections=sections, read_ids=read_ids)
     context = {"lecture": lecture, "body": mark_safe(body), "progress": progress}
     context["prev"], context["next"] = neighbours
