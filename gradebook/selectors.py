@@ -90,10 +90,12 @@ def facts_for(student_ids: Iterable[int]) -> dict[int, calc.StudentFacts]:
     """Scores, extended deadlines and excusals of many students in three queries."""
     ids = list(student_ids)
     facts: dict[int, calc.StudentFacts] = defaultdict(calc.StudentFacts)
-    for grade in Grade.objects.filter(student_id__in=ids).select_related("item"):
-        facts[grade.student_id].scores[grade.item.key] = calc.Score(
-            grade.points, grade.submitted_at
-        )
+    # Plain tuples, not model instances: building 10 000 Grade objects was 80 % of the grid's time.
+    rows = Grade.objects.filter(student_id__in=ids).values_list(
+        "student_id", "item__key", "points", "submitted_at"
+    )
+    for student_id, key, points, submitted_at in rows:
+        facts[student_id].scores[key] = calc.Score(points, submitted_at)
     for ext in Extension.objects.filter(student_id__in=ids).select_related("item"):
         due = ext.effective_due()
         if due is not None:

@@ -1,0 +1,167 @@
+"""Gradebook grid benchmark: the staff grid / CSV export for a whole course, computed from one bulk
+load (`selectors.grid`), against the naive way (one `student_view` per student, as 300 students
+opening 我的成绩 would). Both produce the same totals; the run checks that before timing.
+
+    .venv/bin/python bench/gradebook_grid.py                # print the results
+    .venv/bin/python bench/gradebook_grid.py --write-doc    # also append them to docs/benchmarks.md
+
+Uses its own throwaway SQLite file in a temporary folder (no services needed); the synthetic course
+is written with bulk_create (bench set-up only — real scores go through gradebook.services).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STUDENTS, QUIZZES, LABS = 300, 30, 10  # a large class of this course: 300 × 40 items
+REPEATS = 3  # best of 3 runs, in seconds
+
+
+def _setup_django(db_path: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = f"sqlite:///{db_path}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pdcsite.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _course() -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.utils import timezone
+
+    from accounts.models import Profile
+    from gradebook.models import Grade, GradeItem
+
+    rng, now, user_model = random.Random(6), timezone.now(), get_user_model()
+    users = user_model.objects.bulk_create(
+        user_model(username=f"s{i:04d}", password="!") for i in range(STUDENTS)
+    )
+    Group.objects.get_or_create(name="student")[0].user_set.add(*users)
+    Profile.objects.bulk_create(
+        Profile(user=u, student_id=u.username, display_name=u.username, section=f"S{i % 4}")
+        for i, u in enumerate(users)
+    )
+    items = [
+        GradeItem(
+            key=f"quiz:{i}",
+            title=f"q{i}",
+            kind="quiz",
+            category="quiz",
+            max_points=10,
+            due_at=now - timedelta(days=40 - i),
+        )
+        for i in range(QUIZZES)
+    ] + [
+        GradeItem(
+            key=f"lab:{i}",
+            title=f"l{i}",
+            kind="lab",
+            category="lab",
+            max_points=100,
+            due_at=now - timedelta(days=35 - 3 * i),
+            late_policy="grace",
+        )
+        for i in range(LABS)
+    ]
+    items = GradeItem.objects.bulk_create(items)
+    grades = []
+    for user in users:
+        for item in items:
+            if rng.random() < 0.9:  # 10 % missing
+                late = timedelta(hours=rng.choice([-5, -1, 3, 30, 70]))
+                points = Decimal(rng.randint(0, int(item.max_points)))
+                grades.append(
+                    Grade(
+                        student=user,
+                        item=item,
+                        points=points,
+                        auto_points=points,
+                        source="lab",
+                        submitted_at=item.due_at + late,
+                        computed_at=now,
+                    )
+                )
+    Grade.objects.bulk_create(grades, batch_size=2000)
+
+
+def _best(fn) -> float:
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def run() -> dict[str, float]:
+    from gradebook import csvio, selectors
+
+    students = list(selectors.roster())
+    bulk = selectors.grid()
+    naive = {s.pk: selectors.student_view(s)["standing"].total_percent for s in students[:20]}
+    assert all(r.total == naive[r.student.pk] for r in bulk["rows"] if r.student.pk in naive)
+    t_grid = _best(selectors.grid)
+    t_export = _best(lambda: csvio.gradebook_export(selectors.grid()))
+    t_naive = _best(lambda: [selectors.student_view(s) for s in students])
+    return {"grid": t_grid, "export": t_export, "naive": t_naive}
+
+
+def _report(r: dict[str, float]) -> str:
+    cmd = ".venv/bin/python bench/gradebook_grid.py"
+    return "\n".join(
+        [
+            "",
+            "## Gradebook grid (issue 6)",
+            "",
+            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}, SQLite (temp file) · `{cmd}`",
+            "",
+            f"{STUDENTS} students × {QUIZZES + LABS} items (~90 % submitted, grace-day labs), "
+            f"best of {REPEATS}, one run:",
+            "",
+            "| what | seconds | per student |",
+            "| --- | ---: | ---: |",
+            f"| staff grid, bulk (`selectors.grid`) | {r['grid']:.3f} | "
+            f"{r['grid'] / STUDENTS * 1000:.2f} ms |",
+            f"| whole-gradebook CSV export | {r['export']:.3f} | "
+            f"{r['export'] / STUDENTS * 1000:.2f} ms |",
+            f"| naive: `student_view` per student | {r['naive']:.3f} | "
+            f"{r['naive'] / STUDENTS * 1000:.2f} ms |",
+            "",
+            f"Bulk grid is {r['naive'] / r['grid']:.1f}× faster than per-student views.",
+            "",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--write-doc", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        _setup_django(str(Path(tmp) / "bench.sqlite3"))
+        _course()
+        text = _report(run())
+    print(text)
+    if args.write_doc:
+        with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:
+            doc.write(text)
+
+
+if __name__ == "__main__":
+    main()
