@@ -211,7 +211,7 @@ def attempt_start(*, quiz: Quiz, student) -> Attempt:
     now = clock.now()
     with transaction.atomic():
         current = (
-            Attempt.objects.select_for_update()
+            Attempt.objects.select_for_update(of=("self",))
             .filter(quiz=quiz, student=student, state=Attempt.State.IN_PROGRESS)
             .first()
         )
@@ -256,6 +256,7 @@ class SaveOutcome:
     answer: Answer | None = None
     fraction: Decimal | None = None
     attempt_closed: bool = False
+    attempt: Attempt | None = None
 
 
 def _parse_input(question: Question, data: dict[str, list[str]]) -> tuple[list[str], str]:
@@ -294,7 +295,7 @@ def answer_save(
     """Autosave one answer. Refused (earlier answers kept) once the attempt is over."""
     with transaction.atomic():
         attempt = (
-            Attempt.objects.select_for_update()
+            Attempt.objects.select_for_update(of=("self",))
             .select_related("quiz")
             .get(pk=attempt_id, student=student)
         )
@@ -320,21 +321,27 @@ def _save_locked(attempt: Attempt, question_id: int, data: dict, now: datetime) 
         raise QuizError(_("该题不在本次作答中。"))
     question = Question.objects.get(pk=question_id)
     selected, value = _parse_input(question, data)
-    answer, _created = Answer.objects.update_or_create(
-        attempt=attempt,
-        question=question,
-        defaults={"selected": selected, "value": value, "saved_at": now},
+    # One INSERT … ON CONFLICT DO UPDATE: the autosave hot path is a single write.
+    (answer,) = Answer.objects.bulk_create(
+        [Answer(attempt=attempt, question=question, selected=selected, value=value, saved_at=now)],
+        update_conflicts=True,
+        unique_fields=["attempt", "question"],
+        update_fields=["selected", "value", "saved_at"],
     )
     fraction = None
     if any(attempt.quiz.review_flags("during").values()):
         fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
-    return SaveOutcome(True, _("已保存"), answer=answer, fraction=fraction)
+    return SaveOutcome(True, _("已保存"), answer=answer, fraction=fraction, attempt=attempt)
 
 
 def attempt_submit(*, attempt_id: int, auto: bool = False) -> Attempt:
     """Grade and close an attempt exactly once; a second submit returns the first result."""
     with transaction.atomic():
-        attempt = Attempt.objects.select_for_update().select_related("quiz").get(pk=attempt_id)
+        attempt = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("quiz")
+            .get(pk=attempt_id)
+        )
         if not attempt.is_open:
             return attempt
         now = clock.now()
