@@ -22,12 +22,12 @@ def _set_released(request: HttpRequest, queryset, released: bool) -> None:
         item_release_set(item=item, released=released, actor=request.user)  # audited
 
 
-@admin.action(description="发布所选成绩项的成绩")
+@admin.action(description="发布所选成绩项的成绩", permissions=["release"])
 def release_items(modeladmin, request, queryset) -> None:
     _set_released(request, queryset, True)
 
 
-@admin.action(description="隐藏所选成绩项的成绩")
+@admin.action(description="隐藏所选成绩项的成绩", permissions=["release"])
 def hide_items(modeladmin, request, queryset) -> None:
     _set_released(request, queryset, False)
 
@@ -49,6 +49,9 @@ class GradeItemAdmin(admin.ModelAdmin):
     search_fields = ("key", "title")
     readonly_fields = ("released",)  # release goes through the audited service (actions below)
     actions = [release_items, hide_items]
+
+    def has_release_permission(self, request: HttpRequest) -> bool:
+        return can_release(request.user)
 
 
 @admin.register(Category)

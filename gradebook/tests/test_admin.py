@@ -1,0 +1,45 @@
+"""The admin cannot bypass the audit: release goes through the audited service, and the audit-bearing
+models (events, extensions, excusals, regrade requests) are read-only there."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gradebook.models import GradeEvent, GradeItem
+
+
+@pytest.mark.django_db
+def test_admin_release_action_is_audited(client_instructor, instructor, make_item) -> None:
+    item = make_item("exam:mid", kind="exam", released=False)
+    response = client_instructor.post(
+        "/admin/gradebook/gradeitem/",
+        {"action": "release_items", "_selected_action": [item.pk]},
+    )
+    assert response.status_code == 302
+    item.refresh_from_db()
+    assert item.released
+    assert list(GradeEvent.objects.values_list("action", "actor")) == [("release", instructor.pk)]
+    form = client_instructor.get(f"/admin/gradebook/gradeitem/{item.pk}/change/").content.decode()
+    assert 'name="late_policy"' in form and 'name="released"' not in form
+
+
+@pytest.mark.django_db
+def test_admin_release_action_needs_the_release_permission(client_ta, make_item) -> None:
+    item = make_item("exam:mid", kind="exam", released=False)
+    client_ta.post(
+        "/admin/gradebook/gradeitem/", {"action": "release_items", "_selected_action": [item.pk]}
+    )
+    assert not GradeItem.objects.get(pk=item.pk).released
+    assert not GradeEvent.objects.exists()
+
+
+@pytest.mark.django_db
+def test_audit_bearing_models_are_read_only_in_admin(client) -> None:
+    admin = get_user_model().objects.create_superuser("root", "root@example.edu", "pw-root-12345")
+    client.force_login(admin)
+    for model in ("gradeevent", "extension", "excusal", "regraderequest"):
+        assert client.get(f"/admin/gradebook/{model}/").status_code == 200, model
+        assert client.get(f"/admin/gradebook/{model}/add/").status_code == 403, model
+    assert client.get("/admin/gradebook/category/").status_code == 200
+    assert client.get("/admin/gradebook/gradebooksettings/").status_code == 200
