@@ -59,9 +59,13 @@ def compare(
     bad = ~ok
     mismatches = int(bad.sum())
     d_fin = torch.where(finite, diff, torch.zeros_like(diff))
-    max_abs = float(d_fin.max())
+    # A non-finite value where a finite one was expected is an unbounded error (null in JSON).
+    unbounded = bool((bad & ~torch.isfinite(g) & torch.isfinite(e)).any())
+    max_abs = float("inf") if unbounded else float(d_fin.max())
     rel = d_fin / e.abs().clamp_min(1e-12)
-    max_rel = float(torch.where(finite, rel, torch.zeros_like(rel)).max())
+    max_rel = (
+        float("inf") if unbounded else float(torch.where(finite, rel, torch.zeros_like(rel)).max())
+    )
     if mismatches == 0:
         return Comparison(True, max_abs, max_rel, 0, numel, None, "")
     flat = int(torch.nonzero(bad)[0])

@@ -98,12 +98,14 @@ def _grade(
     bench = build_bench(problem, ref, backend, seed, dev) if timed else None
     if bench:
         limits = limits.merged({"file_size_mb": max(limits.file_size_mb, bench["mib"] * 3 + 64)})
-    sandbox = pool.get_pool(gpu_index).acquire(limits)
+    warm = pool.get_pool(gpu_index)
+    sandbox = warm.acquire(limits)
     try:
         outcome = _run(sandbox, problem, source, backend, dev, limits, job_cases, bench, on_phase)
         _verdict(doc, problem, cases, bench, sandbox, outcome, limits, dev)
     finally:
         sandbox.cleanup()
+        warm.release()
 
 
 def _verdict(

@@ -54,7 +54,6 @@ class WarmPool:
                         sandbox = candidate
                     else:
                         candidate.cleanup()
-            self.refill_async()
         if sandbox is None:
             sandbox = Sandbox(
                 limits=CEILING if self._fits(limits) else limits, gpu_index=self.gpu_index
@@ -62,6 +61,10 @@ class WarmPool:
             sandbox.start().wait_ready()
         sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
         return sandbox
+
+    def release(self) -> None:
+        """A job finished: refill now, so the refill does not compete with the job for CPU."""
+        self.refill_async()
 
     def refill_async(self) -> None:
         with self._lock:
@@ -110,6 +113,16 @@ def get_pool(gpu_index: int | None = None) -> WarmPool:
         if gpu_index not in _pools:
             _pools[gpu_index] = WarmPool(POOL_SIZE, gpu_index)
         return _pools[gpu_index]
+
+
+def configure(size: int) -> None:
+    """Set the idle-pool size for this process (0: a fresh sandbox is started per job)."""
+    global POOL_SIZE
+    POOL_SIZE = size
+    for p in _pools.values():
+        p.size = size
+        if size == 0:
+            p.shutdown()
 
 
 def warm_up(gpu_index: int | None = None) -> None:

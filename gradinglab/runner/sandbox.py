@@ -7,6 +7,7 @@ chunks with a byte cap, and classifies how the child ended. The harness inside t
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import select
@@ -26,7 +27,18 @@ from . import cgroups
 BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
 PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
-NOBODY = 65534  # uid/gid the student code runs as (Debian's nobody/nogroup)
+NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
+# As root, each sandbox gets its own unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb
+# in one job cannot starve a concurrent job of processes. 3e6+ is outside system/user/subuid ranges.
+SANDBOX_UID_BASE = 3_000_000
+SANDBOX_UID_SPAN = 1_000_000
+_uid_counter = itertools.count()
+
+
+def _next_uid() -> int:
+    return SANDBOX_UID_BASE + (os.getpid() * 64 + next(_uid_counter)) % SANDBOX_UID_SPAN
+
+
 RUNNER_DIR = Path(__file__).resolve().parent  # gradinglab/runner
 APP_DIR = RUNNER_DIR.parent  # gradinglab
 CODE_ROOT = APP_DIR.parent  # the repository root: parent of the gradinglab package
@@ -114,11 +126,17 @@ def gpu_device_nodes(gpu_index: int | None) -> list[str]:
 
 
 def bwrap_argv(
-    *, job_dir: Path, limits: Limits, gpu_index: int | None, env: dict[str, str], as_root: bool
+    *,
+    job_dir: Path,
+    limits: Limits,
+    gpu_index: int | None,
+    env: dict[str, str],
+    as_root: bool,
+    uid: int = NOBODY,
 ) -> list[str]:
     """Run as root: privileged bwrap (it must read sources such as a Python under /root), then
-    setpriv drops to uid/gid 65534 with no capabilities before anything else runs. Run as a
-    normal user: an unprivileged user namespace mapping the user to 65534 inside."""
+    setpriv drops to a fresh unprivileged uid/gid with no capabilities before anything else
+    runs. Run as a normal user: an unprivileged user namespace mapping the user to 65534."""
     hidden = _hidden_paths()
     argv = [
         BWRAP,
@@ -144,7 +162,7 @@ def bwrap_argv(
         top = [h for h in hidden if _under(path, h)]
         if not top:
             continue
-        # Parents inside the tmpfs must be traversable by uid 65534 (bwrap would copy 0700).
+        # Parents inside the tmpfs must be traversable by the sandbox uid (bwrap copies 0700).
         parent = Path(path).parent
         chain = []
         while str(parent) != top[0] and _under(str(parent), top[0]):
@@ -174,8 +192,8 @@ def bwrap_argv(
     if as_root:
         argv += [
             SETPRIV,
-            f"--reuid={NOBODY}",
-            f"--regid={NOBODY}",
+            f"--reuid={uid}",
+            f"--regid={uid}",
             "--clear-groups",
             "--inh-caps=-all",
             "--bounding-set=-all",
@@ -239,6 +257,7 @@ class Sandbox:
         self._killed_by_us = ""
         self.cgroup: cgroups.JobCgroup | None = None
         self.used = False
+        self.uid = NOBODY
 
     # -- start -------------------------------------------------------------------------------
     def start(self) -> Sandbox:
@@ -247,14 +266,16 @@ class Sandbox:
         gpu = self.gpu_index is not None
         status_r, status_w = os.pipe()
         as_root = os.geteuid() == 0
-        if as_root:  # the child runs as uid 65534 (RLIMIT_NPROC is ignored for root)
-            os.chown(self.job_dir, NOBODY, NOBODY)
+        self.uid = _next_uid() if as_root else NOBODY
+        if as_root:  # the child runs as an unprivileged uid (RLIMIT_NPROC is ignored for root)
+            os.chown(self.job_dir, self.uid, self.uid)
         argv = _spawn_ceiling(self.limits, gpu) + bwrap_argv(
             job_dir=self.job_dir,
             limits=self.limits,
             gpu_index=self.gpu_index,
             env=sandbox_env(gpu=gpu),
             as_root=as_root,
+            uid=self.uid,
         )
         argv += [
             sys.executable,
@@ -459,14 +480,26 @@ class Sandbox:
             self.cgroup = None
 
 
+STALE_JOB_S = 6 * 3600  # s: job dirs left by a killed parent are swept after this long
+_swept = False
+
+
 def runner_tmp() -> Path:
     """Private base directory for job dirs (0711: others can enter their own job dir only)."""
-    base = (
-        Path(os.environ.get("PDC_RUNNER_TMP") or tempfile.gettempdir())
-        / f"pdc-runner-{os.getuid()}"
-    )
+    global _swept
+    tmp = os.environ.get("PDC_RUNNER_TMP") or tempfile.gettempdir()
+    base = Path(tmp) / f"pdc-runner-{os.getuid()}"
     base.mkdir(mode=0o711, exist_ok=True)
     os.chmod(base, 0o711)
+    if not _swept:
+        _swept = True
+        cutoff = time.time() - STALE_JOB_S
+        for old in base.glob("job-*"):
+            try:
+                if old.stat().st_mtime < cutoff:
+                    shutil.rmtree(old, ignore_errors=True)
+            except OSError:
+                pass
     return base
 
 

@@ -110,14 +110,29 @@ def apply(
     times = [float(t) for t in timing.get("times_ms") or [] if float(t) >= 0]
     if not times:
         return "infrastructure_error", "the timing loop returned no measurements"
+    ref_ms = time_reference(bench, dev)
+    return judge(doc, problem, bench["name"], bench["shape"], bench["dtype"], times, timing, ref_ms)
+
+
+def judge(
+    doc: dict[str, Any],
+    problem: Problem,
+    name: str,
+    shape: dict[str, int],
+    dtype: str,
+    times: list[float],
+    timing: dict[str, Any],
+    ref_ms: float | None,
+) -> tuple[str, str] | None:
+    """Fill doc["timing"]; reject (and flag) a median below the physical floor of the device."""
     stats = gpu_timing.summarize(times)
-    elem = torch.empty(0, dtype=getattr(torch, bench["dtype"])).element_size()
-    cost = problem_cost(problem, bench["shape"], elem)
+    elem = torch.empty(0, dtype=getattr(torch, dtype)).element_size()
+    cost = problem_cost(problem, shape, elem)
     seconds = stats["median_ms"] / 1e3
     gbps = cost.get("bytes", 0) / seconds / 1e9 if seconds > 0 else None
     tflops = cost.get("flops", 0) / seconds / 1e12 if seconds > 0 else None
     peak_gbps = doc["device"].get("peak_gbps")
-    peak_tf = _peak_tflops(doc, bench["dtype"])
+    peak_tf = _peak_tflops(doc, dtype)
     floors = []
     if peak_gbps and cost.get("bytes"):
         floors.append(cost["bytes"] / (peak_gbps * 1e9) * 1e3)
@@ -128,11 +143,10 @@ def apply(
         fraction = gbps / peak_gbps if gbps and peak_gbps else None
     else:
         fraction = tflops / peak_tf if tflops and peak_tf else None
-    ref_ms = time_reference(bench, dev)
     speedup = ref_ms / stats["median_ms"] if ref_ms and stats["median_ms"] > 0 else None
     doc["timing"] = {
-        "benchmark": bench["name"],
-        "shape": bench["shape"],
+        "benchmark": name,
+        "shape": dict(shape),
         **stats,
         "gbps": gbps,
         "tflops": tflops,

@@ -1,0 +1,29 @@
+"""Helpers for the runner's tests and benchmarks (no pytest import here)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .problems import PROBLEMS_DIR, problems_dir
+
+
+def problem_copy(dest_root: Path, slug: str, **overrides: Any) -> Path:
+    """Copy a problem package under dest_root with problem.yaml fields overridden (e.g. limits).
+
+    Point PDC_PROBLEMS_DIR at the returned directory to grade against the copy.
+    """
+    dest = dest_root / slug
+    shutil.copytree(problems_dir() / slug, dest, ignore=shutil.ignore_patterns("solutions"))
+    data = yaml.safe_load((dest / "problem.yaml").read_text(encoding="utf-8"))
+    data.update(overrides)
+    (dest / "problem.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return dest_root
+
+
+def solution(slug: str, backend: str, name: str) -> str:
+    """A reference solution from the repository's packages (never from an override dir)."""
+    return (PROBLEMS_DIR / slug / "solutions" / backend / name).read_text(encoding="utf-8")

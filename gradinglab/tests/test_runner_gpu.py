@@ -1,0 +1,67 @@
+"""GPU path (Must hold 6): these run only on a CUDA host and skip elsewhere, saying so.
+
+bench/gpu_check.sh runs the same checks plus a comparison with triton.testing.do_bench.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from gradinglab.runner import grade
+from gradinglab.runner.result import validate
+from gradinglab.runner.testing import solution
+
+needs_gpu = pytest.mark.skipif(
+    not torch.cuda.is_available(),
+    reason="needs a CUDA GPU: GPU-path timing, roofline and device nodes cannot run on this host",
+)
+
+
+@needs_gpu
+def test_cuda_correct_is_accepted_with_timing_and_roofline() -> None:
+    doc = grade(
+        slug="vector-add", source=solution("vector-add", "cuda", "correct.cu"), backend="cuda"
+    )
+    validate(doc)
+    assert doc["status"] == "accepted", doc["message"]
+    t = doc["timing"]
+    assert t["runs"] >= 10 and t["median_ms"] > 0 and t["gbps"] > 0
+    assert t["floor_ms"] and t["median_ms"] >= t["floor_ms"]
+    assert 0 < t["roofline_fraction"] <= 1.0
+    assert t["reference_median_ms"] and t["speedup_vs_reference"]
+    assert doc["compile"]["ptxas"]["kernels"][0]["registers"] > 0
+    assert doc["score"]["performance"] is not None
+
+
+@needs_gpu
+def test_triton_correct_is_accepted_on_gpu() -> None:
+    doc = grade(
+        slug="vector-add", source=solution("vector-add", "triton", "correct.py"), backend="triton"
+    )
+    validate(doc)
+    assert doc["status"] == "accepted" and doc["path"] == "gpu", doc["message"]
+
+
+@needs_gpu
+def test_side_stream_work_is_not_hidden_from_the_checker() -> None:
+    """Cheat 5: work launched on a side stream; outputs are checked after a device-wide sync."""
+    src = solution("vector-add", "triton", "correct.py").replace(
+        "def vector_add(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> None:\n",
+        "def vector_add(x: torch.Tensor, y: torch.Tensor, out: torch.Tensor) -> None:\n"
+        "    s = torch.cuda.Stream()\n    with torch.cuda.stream(s):\n        _real(x, y, out)\n\n\n"
+        "def _real(x, y, out):\n",
+    )
+    doc = grade(slug="vector-add", source=src, backend="triton")
+    validate(doc)
+    assert doc["status"] in ("accepted", "rejected"), doc["message"]
+
+
+@needs_gpu
+def test_out_of_bounds_cuda_write_is_runtime_error_or_caught() -> None:
+    src = solution("vector-add", "cuda", "correct.cu").replace(
+        "if (i < n) {", "if (i < n + (1 << 28)) {"
+    )
+    doc = grade(slug="vector-add", source=src, backend="cuda")
+    validate(doc)
+    assert doc["status"] in ("runtime_error", "wrong_answer"), doc["message"]

@@ -1,0 +1,158 @@
+"""Runner pieces without a sandbox: comparison, cost formulas, ptxas parsing, caps, floors."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from gradinglab.runner import cuda_build, devices, load_problem
+from gradinglab.runner.compare import check_tensor_type, compare, inputs_unchanged
+from gradinglab.runner.problems import ProblemInvalid, ProblemNotFound, eval_cost
+from gradinglab.runner.result import CAP_LOG, CAP_MESSAGE, finish, new_document, validate
+from gradinglab.runner.timing_check import judge
+
+
+def test_compare_within_tolerance_passes_and_reports_error() -> None:
+    e = torch.tensor([1.0, 2.0, 3.0])
+    c = compare("out", e + 1e-6, e, atol=1e-5, rtol=1e-5)
+    assert c.passed and c.mismatch_count == 0 and 0 < c.max_abs_error < 2e-6
+
+
+def test_compare_reports_first_mismatch_index_in_2d() -> None:
+    e = torch.zeros(3, 4)
+    g = e.clone()
+    g[1, 2] = 0.5
+    g[2, 3] = 0.5
+    c = compare("out", g, e, atol=1e-5, rtol=1e-5)
+    assert not c.passed and c.mismatch_count == 2 and c.first_mismatch_index == [1, 2]
+    assert c.max_abs_error == pytest.approx(0.5)
+
+
+def test_compare_nan_and_inf_aware() -> None:
+    e = torch.tensor([float("nan"), float("inf"), 1.0])
+    assert compare("o", e.clone(), e, 1e-5, 1e-5).passed
+    g = torch.tensor([float("nan"), float("-inf"), 1.0])
+    assert not compare("o", g, e, 1e-5, 1e-5).passed
+    unwritten = compare("o", torch.tensor([float("nan")]), torch.tensor([1.0]), 1e-5, 1e-5)
+    assert not unwritten.passed and unwritten.max_abs_error == float("inf")
+    assert "never written" in unwritten.message
+
+
+def test_all_zero_answer_fails_with_o1_outputs() -> None:
+    """KernelBench issue 165: outputs smaller than atol let zeros pass; ours are O(1)."""
+    ref = load_problem("vector-add").reference_module()
+    gen = torch.Generator().manual_seed(1)
+    inputs = ref.make_inputs({"n": 1000}, torch.float32, gen, "cpu")
+    expected = ref.reference(inputs, {"n": 1000})["out"]
+    assert not compare("out", torch.zeros(1000), expected, 1e-5, 1e-5).passed
+    assert torch.isnan(ref.make_outputs({"n": 4}, torch.float32, "cpu")["out"]).all()
+
+
+def test_outputs_must_be_plain_tensors_of_exact_shape_dtype_device() -> None:
+    class Lazy(torch.Tensor):
+        pass
+
+    e = torch.zeros(4)
+    dev = torch.device("cpu")
+    assert check_tensor_type("o", e.as_subclass(Lazy), e, dev) is not None
+    assert check_tensor_type("o", torch.zeros(5), e, dev) is not None
+    assert check_tensor_type("o", torch.zeros(4, dtype=torch.float64), e, dev) is not None
+    assert check_tensor_type("o", [0.0] * 4, e, dev) is not None
+    assert check_tensor_type("o", torch.zeros(4), e, dev) is None
+
+
+def test_input_mutation_is_detected() -> None:
+    before = {"x": torch.tensor([1.0, float("nan")])}
+    assert inputs_unchanged(before, {"x": before["x"].clone()}) is None
+    assert "modified" in inputs_unchanged(before, {"x": torch.tensor([2.0, float("nan")])})
+
+
+def test_cost_formulas_are_evaluated_safely() -> None:
+    assert eval_cost("3 * n * elem", {"n": 10, "elem": 4}) == 120
+    assert eval_cost("2 * M * N * K", {"M": 2, "N": 3, "K": 4}) == 48
+    for bad in ("__import__('os')", "n.real", "open", "2 ** 100000", "[n]"):
+        with pytest.raises((ProblemInvalid, SyntaxError)):
+            eval_cost(bad, {"n": 1})
+
+
+def test_unknown_problem_slug_is_not_found() -> None:
+    for slug in ("nope", "../etc", "Vector_Add", ""):
+        with pytest.raises(ProblemNotFound):
+            load_problem(slug)
+
+
+PTXAS = """ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z10add_kernelPKfS0_Pfi' for 'sm_80'
+ptxas info    : Function properties for _Z10add_kernelPKfS0_Pfi
+    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 4096 bytes smem, 380 bytes cmem[0]
+"""
+
+
+def test_ptxas_report_is_parsed_and_demangled() -> None:
+    report = cuda_build.parse_ptxas(PTXAS)
+    assert report["arch"] == "sm_80"
+    (k,) = report["kernels"]
+    assert (k["registers"], k["shared_mem_bytes"]) == (40, 4096)
+    assert (k["stack_bytes"], k["spill_stores_bytes"], k["spill_loads_bytes"]) == (16, 8, 4)
+    assert k["name"].startswith("add_kernel(")
+
+
+def test_every_text_field_is_capped_and_validates() -> None:
+    doc = new_document(slug="vector-add", backend="triton", path="cpu")
+    doc["log"] = "x" * 1_000_000
+    doc["tests"] = [
+        {
+            "name": "t" * 999,
+            "shape": {"n": 1},
+            "dtype": "float32",
+            "passed": False,
+            "max_abs_error": float("nan"),
+            "max_rel_error": None,
+            "mismatch_count": 1,
+            "numel": 1,
+            "first_mismatch_index": [0],
+            "message": "m" * 99_999,
+        }
+    ]
+    doc["flags"] = ["f" * 5000] * 100
+    finish(doc, status="wrong_answer", message="y" * 100_000)
+    validate(doc)
+    assert len(doc["log"]) <= CAP_LOG and len(doc["message"]) <= CAP_MESSAGE
+    assert "truncated" in doc["message"] and doc["tests"][0]["max_abs_error"] is None
+
+
+def test_device_peak_table_and_compute_peak() -> None:
+    assert devices.lookup("NVIDIA H200").gbps == 4800
+    assert devices.lookup("NVIDIA H100 80GB HBM3").gbps == 3350
+    assert devices.lookup("NVIDIA H100 PCIe").gbps == 2000
+    assert devices.lookup("NVIDIA GeForce RTX 4090").gbps == 1008
+    assert devices.lookup("Some Future GPU") is None
+    peak = devices.lookup("NVIDIA A100-SXM4-80GB")
+    assert devices.compute_peak(peak, "float32") == peak.tf32  # tl.dot uses TF32 by default
+
+
+def test_time_below_the_physical_floor_is_rejected_and_flagged() -> None:
+    """The roofline judgement itself (pure arithmetic; the GPU loop around it is in gpu tests)."""
+    problem = load_problem("vector-add")
+    n = 16 * 1024 * 1024
+    doc = new_document(slug="vector-add", backend="cuda", path="gpu")
+    doc["device"] = {
+        "kind": "cuda",
+        "name": "NVIDIA H200",
+        "peak_gbps": 4800.0,
+        "peak_tflops": 67.0,
+        "peak_source": "table",
+    }
+    floor_ms = 3 * n * 4 / 4800e9 * 1e3  # ~0.042 ms
+    ok = judge(doc, problem, "large", {"n": n}, "float32", [floor_ms * 1.5] * 20, {}, ref_ms=0.1)
+    assert ok is None and 0.6 < doc["timing"]["roofline_fraction"] < 0.7
+    doc2 = new_document(slug="vector-add", backend="cuda", path="gpu")
+    doc2["device"] = doc["device"]
+    verdict = judge(
+        doc2, problem, "large", {"n": n}, "float32", [floor_ms * 0.5] * 20, {}, ref_ms=0.1
+    )
+    assert verdict and verdict[0] == "rejected"
+    assert any("physical floor" in f for f in doc2["flags"])
+    finish(doc2, status=verdict[0], message=verdict[1])
+    validate(doc2)

@@ -1,0 +1,226 @@
+"""Must hold 2: the sandbox with real bubblewrap. Each hostile submission is graded for real, and
+after each one a correct submission is graded normally (a crash must not poison the next job).
+
+The hostile code reports what it observed by raising an exception whose text the runner returns
+(runtime_error message), so every assertion is about behaviour seen inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gradinglab.runner import grade, pool, sandbox
+from gradinglab.runner.result import validate
+from gradinglab.runner.testing import problem_copy, solution
+
+# Tight limits keep the hostile cases fast: CPU s, wall s, MiB of address space, bytes of output.
+TEST_LIMITS = {
+    "cpu_seconds": 4,
+    "wall_seconds": 15,
+    "memory_mb": 1536,
+    "output_bytes": 1024 * 1024,
+    "processes": 64,
+}
+SECRET = "pdc-secret-value-7d1f"
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = problem_copy(tmp_path_factory.mktemp("problems"), "vector-add", limits=TEST_LIMITS)
+    old = os.environ.get("PDC_PROBLEMS_DIR")
+    os.environ["PDC_PROBLEMS_DIR"] = str(root)
+    yield root
+    if old is None:
+        os.environ.pop("PDC_PROBLEMS_DIR", None)
+    else:
+        os.environ["PDC_PROBLEMS_DIR"] = old
+
+
+def run(body: str) -> dict:
+    """Grade a vector_add whose body is `body` (indented by the caller's text)."""
+    src = "import os, sys, socket, ctypes\nimport torch\n\n\ndef vector_add(x, y, out):\n" + body
+    doc = grade(slug="vector-add", source=src, backend="triton", device="cpu")
+    validate(doc)
+    return doc
+
+
+def assert_next_job_ok() -> None:
+    doc = grade(
+        slug="vector-add",
+        source=solution("vector-add", "triton", "correct.py"),
+        backend="triton",
+        device="cpu",
+    )
+    assert doc["status"] == "accepted", doc["message"]
+
+
+def test_network_connect_fails(tight: Path) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    threading.Thread(target=lambda: server.accept(), daemon=True).start()
+    socket.create_connection(("127.0.0.1", port), timeout=2).close()  # reachable from the host
+    doc = run(
+        "    try:\n"
+        f"        socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+        "    except OSError as e:\n"
+        "        raise RuntimeError('NET-BLOCKED ' + repr(e))\n"
+        "    raise RuntimeError('NET-OPEN')\n"
+    )
+    server.close()
+    assert doc["status"] == "runtime_error" and "NET-BLOCKED" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+def test_reading_outside_the_job_dir_fails(tight: Path, tmp_path: Path) -> None:
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text(SECRET)
+    reference = sandbox.APP_DIR / "problems" / "vector-add" / "reference.py"
+    targets = [
+        str(secret_file),
+        str(reference),
+        "/etc/shadow",
+        str(sandbox.CODE_ROOT / "pyproject.toml"),
+    ]
+    doc = run(
+        f"    seen = []\n    for p in {targets!r}:\n"
+        "        try:\n            seen.append((p, open(p).read()[:40]))\n"
+        "        except OSError as e:\n            seen.append((p, 'DENIED'))\n"
+        "    raise RuntimeError('READ ' + repr(seen))\n"
+    )
+    assert doc["status"] == "runtime_error"
+    assert SECRET not in doc["message"] and "def make_inputs" not in doc["message"]
+    assert doc["message"].count("DENIED") == len(targets), doc["message"]
+    assert_next_job_ok()
+
+
+def test_writing_outside_the_job_dir_fails(tight: Path) -> None:
+    targets = [
+        "/etc/pdc-probe",
+        "/usr/pdc-probe",
+        str(sandbox.RUNNER_DIR / "pdc-probe"),
+        "/var/pdc-probe",
+    ]
+    doc = run(
+        f"    res = []\n    for p in {targets!r}:\n"
+        "        try:\n            open(p, 'w').write('x'); res.append(p + ':WROTE')\n"
+        "        except OSError:\n            res.append(p + ':DENIED')\n"
+        "    open('/run/job/mine.txt', 'w').write('ok')\n"
+        "    raise RuntimeError('WRITE ' + ' '.join(res))\n"
+    )
+    assert doc["message"].count(":DENIED") == len(targets), doc["message"]
+    assert ":WROTE" not in doc["message"]
+    for p in targets:
+        assert not Path(p).exists()
+    assert_next_job_ok()
+
+
+def test_environment_holds_no_parent_secret(tight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PDC_TEST_SECRET", SECRET)
+    pool.get_pool(None).shutdown()  # the next sandbox starts after the secret is set
+    doc = run(
+        "    env = dict(os.environ)\n"
+        f"    leak = any({SECRET[:10]!r} + {SECRET[10:]!r} in v for v in env.values())\n"
+        "    raise RuntimeError('ENV ' + repr(sorted(env)) + ' UID ' + str(os.getuid())"
+        " + (' LEAK' if leak else ' CLEAN'))\n"
+    )
+    seen = doc["message"].split("RuntimeError: ", 1)[-1]  # the exception text, not the source line
+    assert seen.startswith("ENV ") and seen.endswith(" CLEAN"), doc["message"]
+    assert "PDC_TEST_SECRET" not in seen and "DJANGO" not in seen
+    uid = int(seen.split(" UID ")[1].split()[0])
+    assert uid != 0 and uid != os.getuid() or os.getuid() != 0  # never root inside
+    assert uid == sandbox.NOBODY or uid >= sandbox.SANDBOX_UID_BASE
+    assert_next_job_ok()
+
+
+def test_fork_bomb_is_contained(tight: Path) -> None:
+    # Forks until RLIMIT_NPROC stops it (the short sleep only spares the shared CI cores).
+    doc = run(
+        "    import time\n    n = 0\n    while True:\n        try:\n            os.fork(); n += 1\n"
+        "        except OSError:\n            time.sleep(0.05)\n"
+    )
+    assert doc["status"] in ("timeout", "runtime_error"), doc["message"]
+    # Only warm pool spares (one process each) may remain among sandbox uids.
+    assert len(_sandbox_processes()) < 10, "fork-bomb processes survived the job"
+    assert_next_job_ok()
+
+
+def test_infinite_loop_is_a_timeout(tight: Path) -> None:
+    doc = run("    while True:\n        pass\n")
+    assert doc["status"] == "timeout" and "time limit" in doc["message"]
+    assert doc["gradable"] is True
+    assert_next_job_ok()
+
+
+def test_sleeping_forever_hits_the_wall_clock(tight: Path) -> None:
+    doc = run("    import time\n    time.sleep(3600)\n")
+    assert doc["status"] == "timeout" and "wall clock" in doc["message"]
+    assert_next_job_ok()
+
+
+def test_100_mb_of_output_is_capped(tight: Path) -> None:
+    doc = run("    line = 'x' * 1_000_000\n    for _ in range(100):\n        print(line)\n")
+    assert doc["status"] == "runtime_error" and "output limit" in doc["message"]
+    assert len(doc["log"]) <= 16_000
+    assert_next_job_ok()
+
+
+def test_memory_hog_is_memory_limit(tight: Path) -> None:
+    doc = run("    hog = torch.ones(4 * 1024**3, dtype=torch.uint8)\n")
+    assert doc["status"] == "memory_limit", doc["message"]
+    assert_next_job_ok()
+
+
+def test_python_memory_hog_is_memory_limit(tight: Path) -> None:
+    doc = run("    hog = [bytearray(64 * 1024 * 1024) for _ in range(100)]\n")
+    assert doc["status"] == "memory_limit", doc["message"]
+    assert_next_job_ok()
+
+
+def test_segfault_is_runtime_error(tight: Path) -> None:
+    doc = run("    ctypes.string_at(0)\n")
+    assert doc["status"] == "runtime_error" and "SIGSEGV" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+def test_exit_before_finishing_is_runtime_error(tight: Path) -> None:
+    doc = run("    os._exit(0)\n")
+    assert doc["status"] == "runtime_error" and "exited before finishing" in doc["message"]
+    assert_next_job_ok()
+
+
+def test_sandbox_that_cannot_start_is_infrastructure_error(
+    tight: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool.get_pool(None).shutdown()
+    monkeypatch.setattr(sandbox, "BWRAP", "/bin/false")  # exists, fails before the harness runs
+    doc = grade(
+        slug="vector-add",
+        source=solution("vector-add", "triton", "correct.py"),
+        backend="triton",
+        device="cpu",
+    )
+    validate(doc)
+    assert doc["status"] == "infrastructure_error" and doc["gradable"] is False
+    monkeypatch.undo()
+    assert_next_job_ok()
+
+
+def _sandbox_processes() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                uid = entry.stat().st_uid
+                if uid >= sandbox.SANDBOX_UID_BASE:
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
