@@ -110,13 +110,18 @@ def _text(rows: Iterable[list]) -> str:
     return out.getvalue()
 
 
+def _plain(text: str) -> str:
+    """Free text that a spreadsheet would run as a formula (=, +, -, @) gets a leading quote."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
 def _profile_cells(student: AbstractBaseUser) -> list[str]:
     profile = getattr(student, "profile", None)
     return [
         profile.student_id if profile else "",
         student.username,
-        (profile.display_name if profile else "") or student.get_full_name(),
-        profile.section if profile else "",
+        _plain((profile.display_name if profile else "") or student.get_full_name()),
+        _plain(profile.section if profile else ""),
     ]
 
 
@@ -133,7 +138,7 @@ def item_export(item: GradeItem, results, grades: dict[int, object]) -> str:
                 res.status,
                 res.penalty_percent if res.status == calc.GRADED else "",
                 res.counted,
-                getattr(grade, "override_reason", ""),
+                _plain(getattr(grade, "override_reason", "")),
             ]
         )
     return _text(rows)
@@ -161,7 +166,7 @@ def mine_export(view: dict) -> str:
         rows.append(
             [
                 row.item.key,
-                row.item.title,
+                _plain(row.item.title),
                 row.item.max_points,
                 row.status,
                 res.raw if res else "",

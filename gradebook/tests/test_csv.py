@@ -143,3 +143,18 @@ def test_whole_gradebook_export_has_items_categories_and_total(
     assert (a["quiz:1"], a["lab:1"], a["quiz %"], a["lab %"]) == ("8.00", "60.00", "80.00", "60.00")
     assert a["total %"] == "67.50"  # (30·80 + 50·60) / 80
     assert rows["student_b"]["quiz:1"] == ""  # not due, not submitted: no value
+
+
+@pytest.mark.django_db
+def test_export_defuses_spreadsheet_formulas(client_ta, student_a, ta, make_item, post) -> None:
+    from accounts.models import Profile
+    from gradebook.services import grade_override
+
+    Profile.objects.filter(user=student_a).update(display_name='=HYPERLINK("http://x")')
+    item = make_item("exam:mid", kind="exam")
+    grade_override(student=student_a, item=item, points=5, actor=ta, reason="+1 for style")
+    body = client_ta.get(f"/grades/staff/items/{item.pk}/export.csv").content.decode()
+    row = _rows(body)[0]
+    assert row["name"].startswith("'=") and row["override_reason"] == "'+1 for style"
+    grid = client_ta.get("/grades/staff/export.csv").content.decode()
+    assert _rows(grid)[0]["name"].startswith("'=")
