@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 from quizzes import clock
 from quizzes.generators import variant_seed
 from quizzes.models import Answer, Attempt, Question, Quiz
@@ -54,7 +56,7 @@ def _right_answer(question: Question, params_answer: float | None) -> str:
     if question.has_choices:
         return ", ".join(c.key.upper() for c in question.choices.all() if c.correct)
     if question.qtype == Question.Type.TRUEFALSE:
-        return "对" if question.answer_bool else "错"
+        return _("对") if question.answer_bool else _("错")
     if question.qtype == Question.Type.NUMERIC:
         return f"{question.answer_number.normalize():f} {question.unit}".strip()
     return f"{format_number(params_answer)} {question.unit}".strip()
@@ -139,11 +141,11 @@ def quiz_status(quiz: Quiz, student) -> QuizStatus:
     close = quiz_hard_close(quiz)
     reason = ""
     if quiz.opens_at and now < quiz.opens_at:
-        reason = "尚未开放"
+        reason = _("尚未开放")
     elif close and now >= close:
-        reason = "已截止"
+        reason = _("已截止")
     elif left == 0 and open_attempt is None:
-        reason = "已用完作答次数"
+        reason = _("已用完作答次数")
     return QuizStatus(
         quiz, attempts, open_attempt, left, open_attempt is not None or not reason, reason
     )
@@ -224,7 +226,12 @@ def _distribution(question: Question, selections: dict) -> list[tuple[str, str, 
         ]
     if question.qtype == Question.Type.TRUEFALSE:
         return [
-            ("true", "对", selections.get((question.pk, "true"), 0), question.answer_bool is True),
+            (
+                "true",
+                _("对"),
+                selections.get((question.pk, "true"), 0),
+                question.answer_bool is True,
+            ),
             (
                 "false",
                 "错",
