@@ -357,3 +357,128 @@ def test_histogram_inputs_repeat_values_within_one_block(references: dict) -> No
         if shape["n"] >= 64:
             assert block.unique().numel() < block.numel(), "the race solution must fail"
         assert int(data.min()) >= 0 and int(data.max()) < shape["num_bins"]
+
+
+# --- correct Triton solutions compile for a real GPU target --------------------------------------
+
+# The CPU path only interprets kernels; GPU-only failures (type errors in lowering, shared memory
+# over budget) would first show on a GPU host. triton.compile for sm_90 needs ptxas (bundled with
+# triton), not a GPU. Portability bound: RTX 4090 / L40S allow 99 KiB of shared memory per block.
+SHARED_MEMORY_LIMIT_BYTES = 99 * 1024
+GPU_KERNELS = [
+    (
+        "sum-reduction",
+        "correct.py",
+        "partial_sum_kernel",
+        "x_ptr:P partial_ptr:P n:i32",
+        {"BLOCK": 4096},
+    ),
+    (
+        "sum-reduction",
+        "correct.py",
+        "final_sum_kernel",
+        "partial_ptr:P out_ptr:P num_partials:i32",
+        {"BLOCK": 1024},
+    ),
+    ("softmax", "correct.py", "softmax_kernel", "x_ptr:P out_ptr:P n_cols:i32", {"BLOCK": 4096}),
+    (
+        "softmax",
+        "correct_online.py",
+        "softmax_kernel",
+        "x_ptr:P out_ptr:P n_cols:i32",
+        {"BLOCK": 512},
+    ),
+    (
+        "layernorm",
+        "correct.py",
+        "layernorm_kernel",
+        "x_ptr:P w_ptr:P b_ptr:P out_ptr:P n_cols:i32 eps:fp32",
+        {"BLOCK": 4096},
+    ),
+    (
+        "matmul",
+        "correct.py",
+        "matmul_kernel",
+        "a_ptr:P b_ptr:P c_ptr:P M:i32 N:i32 K:i32",
+        {"BM": 64, "BN": 64, "BK": 32},
+    ),
+    (
+        "transpose",
+        "correct.py",
+        "transpose_kernel",
+        "x_ptr:P out_ptr:P rows:i32 cols:i32",
+        {"BLOCK": 64},
+    ),
+    (
+        "conv2d",
+        "correct.py",
+        "conv2d_kernel",
+        "x_ptr:P w_ptr:P out_ptr:P H:i32 W:i32 R:i32",
+        {"BH": 64, "BW": 64},
+    ),
+    (
+        "histogram",
+        "correct.py",
+        "histogram_kernel",
+        "data_ptr:*i32 hist_ptr:*i32 n:i32",
+        {"BLOCK": 1024},
+    ),
+    (
+        "histogram",
+        "correct_private.py",
+        "histogram_kernel",
+        "data_ptr:*i32 hist_ptr:*i32 n:i32 num_bins:i32",
+        {"BLOCK": 1024, "BINS": 4096},
+    ),
+    (
+        "flash-attention",
+        "correct.py",
+        "attn_kernel",
+        "q_ptr:P k_ptr:P v_ptr:P o_ptr:P seq:i32 sm_scale:fp32",
+        {"CAUSAL": True, "D": 128, "BM": 64, "BN": 64},
+    ),
+]
+# flash-attention's entry point picks BN = 32 for float32 tiles (twice the bytes).
+FLOAT32_OVERRIDES = {("flash-attention", "BN"): 32}
+
+
+def _gpu_cases() -> list[tuple]:
+    cases = []
+    for slug, fname, kernel, sig, constexprs in GPU_KERNELS:
+        for dtype in _raw(slug)["dtypes"]:
+            if dtype == "int32":
+                dtype = "float32"  # the histogram signature names its int pointers itself
+            cx = {
+                k: FLOAT32_OVERRIDES.get((slug, k), v) if dtype == "float32" else v
+                for k, v in constexprs.items()
+            }
+            cases.append((slug, fname, kernel, sig, cx, dtype))
+    return cases
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", _gpu_cases(), ids=lambda c: f"{c[0]}/{c[1]}/{c[2]}/{c[5]}")
+def test_correct_triton_solution_compiles_for_sm90(case: tuple, monkeypatch, tmp_path) -> None:
+    import importlib.util
+
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    slug, fname, kernel, sig, constexprs, dtype = case
+    monkeypatch.setenv("TRITON_INTERPRET", "0")  # @triton.jit must build a real JITFunction
+    path = PROBLEMS_DIR / slug / "solutions" / "triton" / fname
+    spec = importlib.util.spec_from_file_location(f"pdc_aot_{slug.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    ptr = {"float32": "*fp32", "float16": "*fp16"}[dtype]
+    signature = {name: (ptr if t == "P" else t) for name, t in (p.split(":") for p in sig.split())}
+    signature.update({name: "constexpr" for name in constexprs})
+    num_stages = 2 if slug == "flash-attention" else 3  # as its entry point launches it
+    compiled = triton.compile(
+        ASTSource(fn=getattr(module, kernel), signature=signature, constexprs=constexprs),
+        target=GPUTarget("cuda", 90, 32),
+        options={"num_stages": num_stages},
+    )
+    assert compiled.asm["cubin"], "no machine code"
+    assert compiled.metadata.shared <= SHARED_MEMORY_LIMIT_BYTES, compiled.metadata.shared
