@@ -7,8 +7,9 @@ run by the same asyncio load generator holding 32 concurrent clients:
   "读完了" buttons and progress; the lecture body comes from the fragment cache);
 - static: the byte-identical HTML saved to a file and served by WhiteNoise under gunicorn.
 
-Run: ``.venv/bin/python bench/lecture_rps.py`` (about a minute; uses a throwaway SQLite database
-and static root under a temp dir). Prints a Markdown section for docs/benchmarks.md.
+Run: ``.venv/bin/python bench/lecture_rps.py`` (about a minute; a throwaway SQLite database and
+static root under a temp dir), or with ``BENCH_PG_URL=postgres://…/db`` to use a scratch database on
+that PostgreSQL server as production does. Prints a Markdown section for docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -84,13 +85,38 @@ def manage(env: dict[str, str], *args: str) -> str:
     return subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
 
 
-def prepare(tmp: Path) -> tuple[dict[str, str], str]:
+def bench_database(tmp: Path) -> tuple[str, str | None]:
+    """(DATABASE_URL, name of a scratch PostgreSQL database to drop afterwards or None).
+
+    With BENCH_PG_URL (a PostgreSQL server URL, e.g. the one ``make services`` writes to
+    var/test.env) the run uses a fresh database there, as production does; otherwise SQLite.
+    """
+    server = os.environ.get("BENCH_PG_URL")
+    if not server:
+        return f"sqlite:///{tmp / 'bench.sqlite3'}", None
+    import psycopg
+
+    name = f"pdclab_bench_{os.getpid()}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return server.rsplit("/", 1)[0] + f"/{name}", name
+
+
+def drop_database(name: str | None) -> None:
+    if name:
+        import psycopg
+
+        with psycopg.connect(os.environ["BENCH_PG_URL"], autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def prepare(tmp: Path, database_url: str) -> tuple[dict[str, str], str]:
     env = {
         **os.environ,
         "DJANGO_ENV": "development",
         "DEBUG": "false",
         "PDC_VAR_DIR": str(tmp),
-        "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite3'}",
+        "DATABASE_URL": database_url,
     }
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
@@ -174,12 +200,12 @@ async def run_load(name: str, port: int, path: str, cookie: str) -> Result:
     return Result(name, counters["ok"], counters["err"], elapsed, latencies, counters["bytes"])
 
 
-def report(dynamic: Result, static: Result) -> str:
+def report(dynamic: Result, static: Result, floor: Result, database: str) -> str:
     ratio = dynamic.rps / static.rps
     rows = [
         f"| {r.name} | {r.rps:.0f} | {r.pct(0.5):.1f} | {r.pct(0.99):.1f} | "
         f"{statistics.fmean(r.latencies_ms):.1f} | {r.requests} | {r.errors} | {r.bytes_per_response} |"
-        for r in (dynamic, static)
+        for r in (dynamic, static, floor)
     ]
     verdict = (
         f"ratio {ratio:.2f}× static (target ≥ {TARGET_RATIO}×: "
@@ -189,7 +215,8 @@ def report(dynamic: Result, static: Result) -> str:
     return "\n".join(
         [
             f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()} "
-            f"({os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}), "
+            f"({os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}, "
+            f"database {database}), "
             f"gunicorn {WORKERS} sync workers each, {CONCURRENCY} concurrent clients, "
             f"{DURATION_S:.0f} s measured after {WARMUP_S:.0f} s warm-up, command "
             "`.venv/bin/python bench/lecture_rps.py`.",
@@ -198,7 +225,8 @@ def report(dynamic: Result, static: Result) -> str:
             "|---|---|---|---|---|---|---|---|",
             *rows,
             "",
-            f"Result: {verdict}.",
+            f"Result: {verdict}. The empty Django view reaches "
+            f"{floor.rps / static.rps:.2f}× static on the same server.",
         ]
     )
 
@@ -206,34 +234,42 @@ def report(dynamic: Result, static: Result) -> str:
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pdc-bench-") as tmpdir:
         tmp = Path(tmpdir)
-        env, session = prepare(tmp)
-        path = f"/lectures/{LECTURE}/"
-        app_port, static_port = free_port(), free_port()
-        app = start_gunicorn("pdcsite.wsgi:application", app_port, env)
+        database_url, scratch_db = bench_database(tmp)
         try:
-            status, head, _ = asyncio.run(fetch(app_port, path, f"sessionid={session}"))
-            cookie = browser_cookies(head, session)
-            status, _, html = asyncio.run(fetch(app_port, path, cookie))
-            if status != 200 or b'id="sec-3-4"' not in html:
-                raise RuntimeError(f"lecture page answered {status}; is the content imported?")
-            static_root = tmp / "static-html"
-            (static_root / "lectures" / str(LECTURE)).mkdir(parents=True)
-            (static_root / "lectures" / str(LECTURE) / "index.html").write_bytes(html)
-            dynamic = asyncio.run(run_load("Django lecture page", app_port, path, cookie))
+            dynamic, static, floor = measure(tmp, database_url)
         finally:
-            app.terminate()
-            app.wait()
-        static_env = {**env, "BENCH_STATIC_ROOT": str(static_root)}
-        server = start_gunicorn("bench.lecture_rps:static_app", static_port, static_env)
-        try:
-            static_path = f"/lectures/{LECTURE}/index.html"
-            static = asyncio.run(
-                run_load("same HTML, static file", static_port, static_path, cookie)
-            )
-        finally:
-            server.terminate()
-            server.wait()
-    print(report(dynamic, static))
+            drop_database(scratch_db)
+    print(report(dynamic, static, floor, database_url.split(":", 1)[0]))
+
+
+def measure(tmp: Path, database_url: str) -> tuple[Result, Result, Result]:
+    env, session = prepare(tmp, database_url)
+    path = f"/lectures/{LECTURE}/"
+    app = start_gunicorn("pdcsite.wsgi:application", app_port := free_port(), env)
+    try:
+        _, head, _ = asyncio.run(fetch(app_port, path, f"sessionid={session}"))
+        cookie = browser_cookies(head, session)
+        status, _, html = asyncio.run(fetch(app_port, path, cookie))
+        if status != 200 or b'id="sec-3-4"' not in html:
+            raise RuntimeError(f"lecture page answered {status}; is the content imported?")
+        static_root = tmp / "static-html"
+        (static_root / "lectures" / str(LECTURE)).mkdir(parents=True)
+        (static_root / "lectures" / str(LECTURE) / "index.html").write_bytes(html)
+        dynamic = asyncio.run(run_load("Django lecture page", app_port, path, cookie))
+        # Reference point, not a target: the cheapest Django view (one SELECT 1, full middleware).
+        floor = asyncio.run(run_load("Django /healthz (floor)", app_port, "/healthz", cookie))
+    finally:
+        app.terminate()
+        app.wait()
+    static_env = {**env, "BENCH_STATIC_ROOT": str(static_root)}
+    server = start_gunicorn("bench.lecture_rps:static_app", static_port := free_port(), static_env)
+    try:
+        static_path = f"/lectures/{LECTURE}/index.html"
+        static = asyncio.run(run_load("same HTML, static file", static_port, static_path, cookie))
+    finally:
+        server.terminate()
+        server.wait()
+    return dynamic, static, floor
 
 
 if __name__ == "__main__":
