@@ -259,22 +259,27 @@ class SaveOutcome:
     attempt: Attempt | None = None
 
 
-def _parse_input(question: Question, data: dict[str, list[str]]) -> tuple[list[str], str]:
+def _question_shape(question_id: int) -> tuple[str, set[str]]:
+    """(type, choice keys) in one query: a LEFT JOIN row per choice (one row, key None, if none)."""
+    rows = list(Question.objects.filter(pk=question_id).values_list("qtype", "choices__key"))
+    if not rows:
+        raise QuizError(_("该题不在本次作答中。"))
+    return rows[0][0], {key for _qtype, key in rows if key is not None}
+
+
+def _parse_input(qtype: str, keys: set[str], data: dict[str, list[str]]) -> tuple[list[str], str]:
     """(selected choice keys, raw value) from the posted form lists; QuizError when invalid."""
     values = [v for v in data.get("value", []) if v != ""]
-    if question.has_choices:
-        keys = set(question.choices.values_list("key", flat=True))
+    if qtype in (Question.Type.SINGLE, Question.Type.MULTIPLE):
         if any(v not in keys for v in values):
             raise QuizError(_("请选择有效的选项。"))
-        if not values and question.qtype == Question.Type.SINGLE:
-            raise QuizError(_("请选择一个选项。"))
-        if question.qtype == Question.Type.SINGLE and len(values) != 1:
-            raise QuizError(_("单选题只能选一个选项。"))
+        if qtype == Question.Type.SINGLE and len(values) != 1:
+            raise QuizError(_("单选题只能选一个选项。") if values else _("请选择一个选项。"))
         return sorted(set(values)), ""
     if not values:
         raise QuizError(_("请填写答案。"))
     raw = values[0].strip()[:64]
-    if question.qtype == Question.Type.TRUEFALSE:
+    if qtype == Question.Type.TRUEFALSE:
         if raw not in ("true", "false"):
             raise QuizError(_("请选择“对”或“错”。"))
         return [], raw
@@ -319,17 +324,26 @@ def answer_save(
 def _save_locked(attempt: Attempt, question_id: int, data: dict, now: datetime) -> SaveOutcome:
     if question_id not in attempt.question_ids:
         raise QuizError(_("该题不在本次作答中。"))
-    question = Question.objects.get(pk=question_id)
-    selected, value = _parse_input(question, data)
+    qtype, keys = _question_shape(question_id)
+    selected, value = _parse_input(qtype, keys, data)
     # One INSERT … ON CONFLICT DO UPDATE: the autosave hot path is a single write.
     (answer,) = Answer.objects.bulk_create(
-        [Answer(attempt=attempt, question=question, selected=selected, value=value, saved_at=now)],
+        [
+            Answer(
+                attempt=attempt,
+                question_id=question_id,
+                selected=selected,
+                value=value,
+                saved_at=now,
+            )
+        ],
         update_conflicts=True,
         unique_fields=["attempt", "question"],
         update_fields=["selected", "value", "saved_at"],
     )
     fraction = None
     if any(attempt.quiz.review_flags("during").values()):
+        question = Question.objects.prefetch_related("choices").get(pk=question_id)
         fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
     return SaveOutcome(True, _("已保存"), answer=answer, fraction=fraction, attempt=attempt)
 
