@@ -482,3 +482,15 @@ def test_correct_triton_solution_compiles_for_sm90(case: tuple, monkeypatch, tmp
     )
     assert compiled.asm["cubin"], "no machine code"
     assert compiled.metadata.shared <= SHARED_MEMORY_LIMIT_BYTES, compiled.metadata.shared
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", sorted(CUDA_SLUGS))
+def test_cuda_starter_compiles_through_the_runner(slug: str) -> None:
+    """starter.cu is what students download first: it must compile (real nvcc, in the sandbox)."""
+    from gradinglab.runner import grade
+
+    source = (PROBLEMS_DIR / slug / "starter.cu").read_text(encoding="utf-8")
+    doc = grade(slug=slug, source=source, backend="cuda", device="cpu")
+    assert doc["status"] == "needs_gpu", (doc["status"], doc["message"])
+    assert doc["compile"]["ok"] and doc["score"] is None
