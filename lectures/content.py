@@ -82,7 +82,7 @@ def section_hash(title: str, body_md: str) -> str:
 
 def plain_text(markdown_text: str) -> str:
     """Searchable text: Markdown escapes and math delimiters dropped, whitespace collapsed."""
-    text = MD_ESCAPE_RE.sub(r"\1", markdown_text).replace("$", " ")
+    text = MD_ESCAPE_RE.sub(r"\1", markdown_text).replace("&lt;", "<").replace("$", " ")
     text = re.sub(r"^[ >#|-]*(```\w*)?", "", text, flags=re.M)
     return re.sub(r"\s+", " ", text).strip()
 

@@ -48,7 +48,7 @@ MODULES = {
 
 MATH_RE = re.compile(r"\$\$.+?\$\$|\$.+?\$")
 # Characters Markdown would otherwise read as markup in prose taken verbatim from the notes.
-ESCAPE_RE = re.compile(r"([\\`*_\[\]<>|])")
+ESCAPE_RE = re.compile(r"([\\`*_\[\]>|])")
 SOURCE_PREFIXES = ("图片来源", "课件图片来源", "示例来源", "视频来源", "来源", "课件引用")
 SUBHEADING_MAX_CHARS = 40  # longer lines are sentences, not headings
 TERMINAL_PUNCT = "。；！？，：:.;"
@@ -62,14 +62,19 @@ class Lecture:
     body: list[str] = field(default_factory=list)
 
 
+def _escape(text: str) -> str:
+    # python-markdown has no backslash escape for "<"; an entity keeps "<<<grid, block>>>" text.
+    return ESCAPE_RE.sub(r"\\\1", text).replace("<", "&lt;")
+
+
 def escape_prose(text: str) -> str:
     """Escape Markdown markup in prose but leave ``$…$`` math untouched."""
     out, pos = [], 0
     for m in MATH_RE.finditer(text):
-        out.append(ESCAPE_RE.sub(r"\\\1", text[pos : m.start()]))
+        out.append(_escape(text[pos : m.start()]))
         out.append(m.group(0))
         pos = m.end()
-    out.append(ESCAPE_RE.sub(r"\\\1", text[pos:]))
+    out.append(_escape(text[pos:]))
     return "".join(out)
 
 

@@ -178,3 +178,33 @@ def _lecture_order(name: str) -> tuple[int, int]:
     if name.startswith("lecture-"):
         return (0, int(name.split("-")[1]))
     return (1, 0)
+
+
+def test_every_paragraph_and_bullet_of_the_notes_is_on_its_page(notes, pages) -> None:  # noqa: ANN001
+    """Each prose line of a lecture (paragraph, bullet, sub-heading) shows up on that lecture's
+    page; math is compared by its text around the formulas, which render as MathML."""
+    in_code = code_line_indexes(notes)
+    starts = [(i, n) for i, line in enumerate(notes) if (n := _lecture_number(line))]
+    end = next(i for i, line in enumerate(notes) if line.strip() == "互动自测")
+    bounds = [s for s, _ in starts[1:]] + [end]
+    checked = 0
+    for (start, number), stop in zip(starts, bounds, strict=True):
+        text = _flat(" ".join(pages[f"lecture-{number}"].prose))
+        for i in range(start + 1, stop):
+            if i in in_code or not notes[i].strip():
+                continue
+            prose = BULLET_RE.sub(r"\g<text>", notes[i]).strip()
+            prose = re.sub(r"^\d+\. ", "", prose)
+            for part in _text_parts(prose):
+                assert _flat(part) in text, (
+                    f"notes line {i + 1} missing on lecture {number}: {part!r}"
+                )
+                checked += 1
+    assert checked > 1000  # the whole body of the notes, not a handful of lines
+
+
+def _lecture_number(line: str) -> int | None:
+    from lectures.notes import LECTURE_RE
+
+    m = LECTURE_RE.match(line)
+    return int(m["num"]) if m else None
