@@ -180,7 +180,7 @@ def _lecture_order(name: str) -> tuple[int, int]:
     return (1, 0)
 
 
-def test_every_paragraph_and_bullet_of_the_notes_is_on_its_page(notes, pages) -> None:  # noqa: ANN001
+def test_every_paragraph_and_bullet_of_the_notes_is_on_its_page(notes, pages) -> None:
     """Each prose line of a lecture (paragraph, bullet, sub-heading) shows up on that lecture's
     page; math is compared by its text around the formulas, which render as MathML."""
     in_code = code_line_indexes(notes)
