@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from lectures.models import CoursePage, Lecture, Section
 from lectures.rendering import RenderError, render_markdown
-from lectures.services import section_save_staff_edit, section_url
+from lectures.services import lecture_save_staff_edit, section_save_staff_edit, section_url
 
 PREVIEW_JS = "lectures/admin_preview.js"
 
@@ -39,7 +39,8 @@ class PreviewMixin:
 
     @admin.display(description=_("预览"))
     def preview(self, obj) -> str:
-        html = getattr(obj, "body_html", "") if obj else ""
+        html_field = self.preview_field.replace("_md", "_html")
+        html = getattr(obj, html_field, "") if obj else ""
         return format_html(
             '<div class="md-preview" data-source="id_{}">{}</div>',
             self.preview_field,
@@ -57,10 +58,27 @@ class SectionInline(admin.TabularInline):
 
 
 @admin.register(Lecture)
-class LectureAdmin(admin.ModelAdmin):
+class LectureAdmin(PreviewMixin, admin.ModelAdmin):
+    preview_field = "intro_md"
     list_display = ("number", "title", "module", "imported_at")
-    readonly_fields = ("source_path", "imported_at")
+    fields = (
+        "number",
+        "title",
+        "module",
+        "overview_md",
+        "intro_md",
+        "preview",
+        "source_path",
+        "imported_at",
+    )
+    readonly_fields = ("number", "preview", "source_path", "imported_at")
     inlines = [SectionInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # lectures come from content files (manage.py import_lectures)
+
+    def save_model(self, request, obj: Lecture, form, change: bool) -> None:
+        lecture_save_staff_edit(lecture=obj)
 
 
 @admin.register(Section)
@@ -70,6 +88,9 @@ class SectionAdmin(PreviewMixin, admin.ModelAdmin):
     search_fields = ("number", "title", "search_body")
     fields = ("lecture", "number", "title", "body_md", "preview", "edited_at", "edited_by")
     readonly_fields = ("lecture", "number", "preview", "edited_at", "edited_by")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # sections come from content files (manage.py import_lectures)
 
     def save_model(self, request, obj: Section, form, change: bool) -> None:
         section_save_staff_edit(section=obj, user=request.user)

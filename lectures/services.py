@@ -177,6 +177,15 @@ def section_save_staff_edit(*, section: Section, user) -> Section:
     return section
 
 
+def lecture_save_staff_edit(*, lecture: Lecture) -> Lecture:
+    """Re-render a lecture's overview and introduction after an admin edit."""
+    lecture.overview_html = render_inline(lecture.overview_md)
+    lecture.intro_html = render_markdown(lecture.intro_md, link=section_url).html
+    lecture.save()
+    lecture_bump_revision(lecture_id=lecture.pk)
+    return lecture
+
+
 def section_read_set(*, user, section: Section, read: bool) -> bool:
     """Mark or unmark a level-2 section as read by ``user``; returns the new state."""
     if read:

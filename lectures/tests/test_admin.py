@@ -43,3 +43,26 @@ def test_english_catalogue_translates_every_string() -> None:
     text = PO.read_text(encoding="utf-8")
     entries = text.split("\n\n")[1:]
     assert entries and all('msgstr ""' not in e and 'msgstr[0] ""' not in e for e in entries)
+
+
+def test_instructor_edits_a_lecture_overview_and_the_page_shows_it(
+    imported, client_instructor, client_a
+) -> None:
+    from lectures.models import Lecture
+
+    lecture = Lecture.objects.get(number=4)
+    client_a.get("/lectures/4/")  # cache the page first
+    url = f"/admin/lectures/lecture/{lecture.pk}/change/"
+    assert 'class="md-preview"' in client_instructor.get(url).content.decode()
+    data = {
+        "title": lecture.title,
+        "module": lecture.module,
+        "overview_md": "新的概述，含 $O(n^2)$。",
+        "intro_md": "",
+        "sections-TOTAL_FORMS": "0",
+        "sections-INITIAL_FORMS": "0",
+    }
+    resp = client_instructor.post(url, data)
+    assert resp.status_code == 302, resp.content.decode()[:2000]
+    page = client_a.get("/lectures/4/").content.decode()
+    assert "新的概述，含" in page and "$" not in page.split("新的概述")[1][:300]
