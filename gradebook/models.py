@@ -200,7 +200,13 @@ class GradeEventImmutable(Exception):
 
 
 class Category(models.Model):
-    """A category's share of the course total and how many of its lowest items are dropped."""
+    """A category's share of the course total and how many of its lowest items are dropped.
+
+    With no rows at all (a fresh or flushed database) the course's published split applies:
+    `Category.defaults()`; migration 0002 writes the same rows so staff can edit them.
+    """
+
+    DEFAULTS = (("quiz", "测验", "30"), ("lab", "实验", "50"), ("exam", "考试", "20"))
 
     key = models.CharField(_("类别标识"), max_length=64, unique=True)
     title = models.CharField(_("名称"), max_length=100)
@@ -220,6 +226,17 @@ class Category(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.weight}%)"
+
+    @classmethod
+    def effective(cls) -> list[Category]:
+        """The configured categories, or the unsaved defaults when none are configured."""
+        rows = list(cls.objects.all())
+        if rows:
+            return rows
+        return [
+            cls(key=key, title=title, weight=Decimal(weight), position=position)
+            for position, (key, title, weight) in enumerate(cls.DEFAULTS)
+        ]
 
 
 class GradebookSettings(models.Model):

@@ -68,7 +68,7 @@ def _spec(item: GradeItem) -> calc.ItemSpec:
 def course_load() -> Course:
     return Course(
         items=list(GradeItem.objects.order_by("due_at", "key")),
-        categories=list(Category.objects.all()),
+        categories=Category.effective(),
         grace_days=GradebookSettings.current().grace_days,
     )
 

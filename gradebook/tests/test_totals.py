@@ -240,3 +240,16 @@ def test_released_only_hides_unreleased_items_from_totals() -> None:
 def test_days_late_counts_started_days(delay, expected) -> None:
     assert days_late(DUE + delay, DUE) == expected
     assert days_late(None, DUE) == 0 and days_late(DUE + delay, None) == 0
+
+
+@pytest.mark.django_db
+def test_default_categories_apply_when_none_are_configured() -> None:
+    from gradebook.models import Category
+
+    configured = [(c.key, c.weight) for c in Category.effective()]
+    assert configured == [("quiz", D(30)), ("lab", D(50)), ("exam", D(20))]  # from migration 0002
+    Category.objects.all().delete()  # as after a flush
+    defaults = [(c.key, c.weight, c.pk) for c in Category.effective()]
+    assert defaults == [("quiz", D(30), None), ("lab", D(50), None), ("exam", D(20), None)]
+    Category.objects.create(key="lab", title="实验", weight=D(100))
+    assert [(c.key, c.weight) for c in Category.effective()] == [("lab", D(100))]
