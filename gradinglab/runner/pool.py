@@ -32,6 +32,8 @@ class WarmPool:
         self._idle: list[Sandbox] = []
         self._lock = threading.Lock()
         self._refilling = False
+        self._thread: threading.Thread | None = None
+        self._wake = threading.Event()
         self.last_error: str = ""
 
     def _fits(self, limits: Limits) -> bool:
@@ -71,7 +73,21 @@ class WarmPool:
             if self._refilling or len(self._idle) >= self.size:
                 return
             self._refilling = True
-        threading.Thread(target=self._refill, daemon=True, name="sandbox-pool-refill").start()
+            if self._thread is None or not self._thread.is_alive():
+                # One long-lived thread starts every spare: bwrap's --die-with-parent is tied to
+                # the THREAD that forked it (PR_SET_PDEATHSIG), so a short-lived refill thread
+                # would take its spare down with it when it exits.
+                self._thread = threading.Thread(
+                    target=self._refill_loop, daemon=True, name="sandbox-pool-refill"
+                )
+                self._thread.start()
+            self._wake.set()
+
+    def _refill_loop(self) -> None:
+        while _pid == os.getpid():
+            self._wake.wait()
+            self._wake.clear()
+            self._refill()
 
     def _refill(self) -> None:
         try:

@@ -280,6 +280,7 @@ class Sandbox:
         argv += [
             sys.executable,
             "-I",
+            "-B",  # -I ignores PYTHONDONTWRITEBYTECODE; no __pycache__ in the job dir
             "-S",
             "-c",
             _HARNESS_BOOT,
