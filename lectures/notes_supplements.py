@@ -123,4 +123,112 @@ func.func @gelu_mm(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32
 }
 ```
 """,
+    "kernel 可见的三类地址空间": """
+按 CUDA 编程指南：全局内存（global，grid 内所有线程可见，`cudaMalloc` 分配，生存期跨 kernel）、共享内存（shared，同一 block 内可见，生存期为 block）、本地内存 / 寄存器（local，线程私有）。另有只读的常量内存（constant）与纹理内存。来源：NVIDIA CUDA C++ Programming Guide，Memory Hierarchy。
+""",
+    "共享内存被划分为多个 bank，访存延迟取决于同一 bank 上的冲突数：": """
+以 NVIDIA GPU（计算能力 5.x 起）为例：共享内存分为 $32$ 个 bank，每个 bank 宽 $4$ 字节，地址 $a$ 所在 bank 为 $\\lfloor a/4 \\rfloor \\bmod 32$。
+
+| 同一 warp 的访问 | 结果 |
+|---|---|
+| 32 个线程落在 32 个不同 bank | 一次完成，无冲突 |
+| 多个线程读同一地址 | 广播（broadcast），无冲突 |
+| $n$ 个线程访问同一 bank 的不同地址 | $n$ 路冲突，串行为 $n$ 次访问 |
+
+来源：NVIDIA CUDA C++ Programming Guide，Shared Memory（Compute Capability 5.x）。
+""",
+    "静态分配 vs. 动态分配": """
+| 方式 | 写法 | 大小何时确定 |
+|---|---|---|
+| 静态 | `__shared__ int sdata[256];` | 编译期常量 |
+| 动态 | `extern __shared__ int sdata[];`，启动时 `<<<G, B, bytes>>>` 的第三个参数给出字节数 | 运行期（每次启动） |
+
+来源：NVIDIA CUDA C++ Programming Guide，`__shared__` 与执行配置。
+""",
+    "5.7 三种卷积实现对比（本讲小结）": """
+| 实现 | 长处 | 代价 |
+|---|---|---|
+| 直接卷积（Direct） | 不占额外内存 | 7 层循环难以利用数据复用，算力利用率低 |
+| Img2Col + GEMM | 复用厂商高度优化的 GEMM | 展开后的输入矩阵约为原输入的 $K_h \\times K_w$ 倍内存 |
+| Winograd | 乘法更少（如 $F(2\\times2,3\\times3)$ 为 $2.25\\times$） | 变换开销、数值稳定性随 tile 增大变差，主要用于 $3\\times3$、步长 1 |
+
+来源：Chellapilla et al. 2006（Img2Col）；Lavin & Gray, CVPR 2016（Winograd）。
+""",
+    "线程层次与存储层次一一对应：": """
+| 线程层次 | 对应存储 |
+|---|---|
+| 线程（thread） | 寄存器、本地内存 |
+| 线程块（block / CTA） | 共享内存（SMEM） |
+| 线程块簇（cluster，Hopper 起） | 分布式共享内存（DSMEM） |
+| 网格（grid） | 全局内存（GMEM）、L2 |
+
+来源：NVIDIA CUDA C++ Programming Guide，Memory Hierarchy。
+""",
+    "7.5 Tensor Core 演进总表（Tensor Core Evolution）": """
+课件第 6 页的原表没有保存在讲义中；下表按 NVIDIA 各代架构白皮书整理，供对照（不是课件原表）。
+
+| 架构（年份） | 新增的 Tensor Core 数据类型 | 发起粒度 / 代表指令 |
+|---|---|---|
+| Volta（2017） | FP16（FP32 累加） | warp，`mma.sync` / HMMA |
+| Turing（2018） | INT8、INT4、Binary | warp，`mma.sync`；`ldmatrix` |
+| Ampere（2020） | BF16、TF32、FP64 | warp，`mma.sync`；`cp.async` |
+| Hopper（2022） | FP8（E4M3 / E5M2） | warpgroup，`wgmma`；TMA |
+| Blackwell（2024） | FP6、FP4、MX 微缩放格式 | 单线程，`tcgen05.mma`；TMEM |
+""",
+    "torch.compile 三大关键组件（Key Components）": """
+按 PyTorch 2 文档：TorchDynamo（在 Python 字节码层捕获计算图，遇到不支持的代码则 graph break 回退到 eager）、AOTAutograd（提前生成反向图）、TorchInductor（默认后端，为 GPU 生成 Triton kernel、为 CPU 生成 C++/OpenMP 代码）。来源：Ansel et al., "PyTorch 2", ASPLOS 2024。
+""",
+    "并行的三条正交轴（总览）": """
+| 并行方式 | 切分的维度 | 主要通信 |
+|---|---|---|
+| 数据并行（DP） | batch（样本） | 梯度 AllReduce（ZeRO：ReduceScatter + AllGather） |
+| 张量并行（TP） | 层内（hidden 维，切 GEMM） | 每层前向、反向各 AllReduce |
+| 流水线并行（PP） | 层间（模型深度） | 相邻 stage 间点对点 Send / Recv |
+
+（与 9.4.1 的「三轴正交」一致。）
+""",
+    "9.1.5 通信开销小结（09a 第 21 页）": """
+每步每卡通信量（$\\Psi$ 为参数量，按元素计）：DDP 的梯度 AllReduce 为 $2\\Psi$；ZeRO-1、ZeRO-2 为 ReduceScatter $\\Psi$ + AllGather $\\Psi$ $= 2\\Psi$，与 DDP 相同；ZeRO-3 前向、反向各 AllGather 一次参数，再 ReduceScatter 梯度，共 $3\\Psi$（$1.5\\times$）。来源：Rajbhandari et al., "ZeRO", SC 2020，第 7 节。
+""",
+    "课件（10a）逐页给出 NCCL 文档中各原语的精确语义（root rank 举例为 rank 2，共 rank 0–3）：": """
+$k$ 个 rank，每个 rank 的输入缓冲为 $\\text{in}_r$（按 NCCL 文档 Collective Operations 整理）：
+
+| 原语 | 结果 |
+|---|---|
+| Broadcast | root 的 $N$ 个元素复制到所有 rank |
+| Reduce | 各 rank 的 $N$ 个元素逐元素归约，结果只在 root |
+| Gather | 各 rank 的 $N$ 个元素按 rank 顺序拼成 $kN$，只在 root（MPI 语义） |
+| Scatter | root 的 $kN$ 个元素切成 $k$ 份，第 $r$ 份发给 rank $r$（MPI 语义） |
+| AllReduce | 逐元素归约，结果 $N$ 个元素在所有 rank |
+| AllGather | 按 rank 顺序拼成 $kN$ 个元素，在所有 rank |
+| ReduceScatter | 逐元素归约后切成 $k$ 份，rank $r$ 得到第 $r$ 份（$N/k$ 个） |
+| AllToAll | rank $i$ 的第 $j$ 份发给 rank $j$，成为其第 $i$ 份 |
+
+AllReduce = ReduceScatter + AllGather（Ring AllReduce 即按此实现）。
+""",
+    "MPI 采用消息传递模型（Message-Passing Model）。最小例程集合如下：": """
+| 例程 | 作用 |
+|---|---|
+| `MPI_Init` | 初始化 MPI 环境 |
+| `MPI_Finalize` | 结束 MPI 环境 |
+| `MPI_Comm_size` | 通信子中的进程数 |
+| `MPI_Comm_rank` | 本进程在通信子中的编号 |
+| `MPI_Send` | 阻塞发送 |
+| `MPI_Recv` | 阻塞接收 |
+
+来源：MPI 标准；Grama et al., Introduction to Parallel Computing，第 6 章。
+""",
+    "10.3.3 MPI 与 NCCL 的算子命名对照": """
+| MPI | NCCL |
+|---|---|
+| `MPI_Bcast` | `ncclBroadcast` |
+| `MPI_Reduce` | `ncclReduce` |
+| `MPI_Allreduce` | `ncclAllReduce` |
+| `MPI_Allgather` | `ncclAllGather` |
+| `MPI_Reduce_scatter_block` | `ncclReduceScatter` |
+| `MPI_Send` / `MPI_Recv` | `ncclSend` / `ncclRecv`（NCCL 2.7 起） |
+| `MPI_Alltoall` | 无单独原语，用分组的 `ncclSend` / `ncclRecv` 实现 |
+
+来源：NCCL 文档（Collective Operations、Point-to-point communication）。
+""",
 }
