@@ -277,6 +277,7 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         _wait_up(base)
         rec = Recorder()
+        load_before = os.getloadavg()[0]
         t0 = time.perf_counter()
         asyncio.run(_run_students(port, setup, rec))
         wall = time.perf_counter() - t0
@@ -295,6 +296,7 @@ def main() -> None:
             "max": max(rec.autosave_ms, default=float("nan")),
             "other_p95": _pct(rec.other_ms, 95),
             "error_kinds": sorted(set(rec.errors))[:5],
+            "load": (load_before, os.getloadavg()[0]),
         }
     finally:
         if server is not None:
@@ -330,6 +332,8 @@ def _report(r: dict, args: argparse.Namespace) -> None:
         f"attempts left open: {r['unsubmitted']}; students without a grade: {r['gradeless']}",
         f"- autosave latency: p50 {r['p50']:.1f} ms, p95 {r['p95']:.1f} ms, max {r['max']:.1f} ms "
         f"(target p95 < 150 ms); start/submit p95 {r['other_p95']:.1f} ms",
+        f"- machine load average (1 min) before/after: {r['load'][0]:.1f} / {r['load'][1]:.1f} "
+        "(other engineers' test runs share the 2 cores)",
         f"- verdict: {'PASS' if ok else 'FAIL'}"
         + (f" ({r['error_kinds']})" if r["errors"] else ""),
     ]
