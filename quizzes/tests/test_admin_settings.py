@@ -3,7 +3,7 @@
 from quizzes.tests.factories import question_single, quiz_with
 
 
-def test_quiz_settings_page_documents_formulas(db, client_instructor) -> None:  # noqa: ANN001
+def test_quiz_settings_page_documents_formulas(db, client_instructor) -> None:
     quiz = quiz_with([question_single("adm-1")], slug="adm")
     page = client_instructor.get(f"/admin/quizzes/quiz/{quiz.pk}/change/")
     assert page.status_code == 200
