@@ -47,13 +47,13 @@ def splice_read_buttons(html: str, buttons: dict[int, str]) -> str:
     return html
 
 
-def page_cache_key(request, lecture, read_ids: set[int], neighbours) -> str | None:
+def page_cache_key(request, lecture, neighbours) -> str | None:
     """Key of one user's whole lecture page, or None when the page must be rendered afresh.
 
-    Everything the page shows goes into the key: content version, the user's marks, the
-    neighbours, the language, who the user is as the header shows it, and the CSRF secret the
-    page's forms are signed with (it rotates at login). Pages with pending flash messages are
-    never cached: rendering them is what consumes the messages.
+    Everything the page shows goes into the key: content version, the user's marks (count and
+    latest time, from the lecture index), the neighbours, the language, who the user is as the
+    header shows it, and the CSRF secret the page's forms are signed with (it rotates at login).
+    Pages with pending flash messages are never cached: rendering them consumes the messages.
     """
     from django.contrib.messages import get_messages
 
@@ -62,7 +62,7 @@ def page_cache_key(request, lecture, read_ids: set[int], neighbours) -> str | No
     user = request.user
     parts = [
         f"{lecture.pk}:{lecture.revision}",
-        ",".join(map(str, sorted(read_ids))),
+        f"{lecture.reads}:{lecture.last_read}",
         ",".join(f"{n.number}:{n.title}" if n else "-" for n in neighbours),
         getattr(request, "LANGUAGE_CODE", ""),
         f"{user.pk}:{user.get_short_name()}:{user.get_username()}:{user.is_staff}:{user.is_superuser}",

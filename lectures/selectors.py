@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, FilteredRelation, Max, Q, QuerySet
 
 from lectures.models import CoursePage, Lecture, Section, SectionRead
 
@@ -20,14 +21,20 @@ class LectureProgress:
         return round(100 * self.read / self.total) if self.total else 0
 
 
+def _own_reads(user) -> FilteredRelation:
+    # Joins only this user's marks (ON ... AND user_id = X, served by the unique index), not
+    # every student's marks filtered afterwards.
+    return FilteredRelation("sections__reads", condition=Q(sections__reads__user=user))
+
+
 def lecture_list_with_progress(*, user) -> list[LectureProgress]:
-    lectures = Lecture.objects.visible_to(user).annotate(
-        total=Count("sections", filter=Q(sections__level=2), distinct=True),
-        read=Count(
-            "sections__reads",
-            filter=Q(sections__level=2, sections__reads__user=user),
-            distinct=True,
-        ),
+    lectures = (
+        Lecture.objects.visible_to(user)
+        .alias(own_reads=_own_reads(user))
+        .annotate(
+            total=Count("sections", filter=Q(sections__level=2), distinct=True),
+            read=Count("own_reads", distinct=True),
+        )
     )
     return [LectureProgress(lecture=lec, total=lec.total, read=lec.read) for lec in lectures]
 
@@ -58,17 +65,29 @@ def lecture_sections(*, lecture: Lecture, outline: bool = False) -> QuerySet[Sec
 
 @dataclass(frozen=True)
 class LectureStub:
-    """What a cached lecture page needs per request, read in one cheap query."""
+    """What a cached lecture page needs per request, read in one query for all lectures.
+
+    ``reads`` and ``last_read`` (count and latest time of the user's marks) change whenever a
+    mark is added or removed, so together they version the user's marks on that lecture.
+    """
 
     pk: int
     number: int
     title: str
     revision: int
+    reads: int
+    last_read: datetime | None
 
 
 def lecture_index(*, user) -> list[LectureStub]:
-    rows = Lecture.objects.visible_to(user).order_by("number")
-    return [LectureStub(*row) for row in rows.values_list("pk", "number", "title", "revision")]
+    rows = (
+        Lecture.objects.visible_to(user)
+        .alias(own_reads=_own_reads(user))
+        .annotate(reads=Count("own_reads"), last_read=Max("own_reads__read_at"))
+        .order_by("number")
+    )
+    fields = ("pk", "number", "title", "revision", "reads", "last_read")
+    return [LectureStub(*row) for row in rows.values_list(*fields)]
 
 
 def read_section_ids_for(*, user, lecture_id: int) -> set[int]:

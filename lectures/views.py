@@ -36,12 +36,12 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
         raise Http404("no such lecture")
     stub = index[at]
     neighbours = (index[at - 1] if at > 0 else None, index[at + 1] if at + 1 < len(index) else None)
-    read_ids = selectors.read_section_ids_for(user=request.user, lecture_id=stub.pk)
     get_token(request)  # the cached page embeds the token: make sure the cookie goes out too
-    key = fragments.page_cache_key(request, stub, read_ids, neighbours)
+    key = fragments.page_cache_key(request, stub, neighbours)
     cached = cache.get(key) if key else None
     if cached is not None:
         return HttpResponse(cached)
+    read_ids = selectors.read_section_ids_for(user=request.user, lecture_id=stub.pk)
     response = _render_lecture(request, stub.pk, read_ids, neighbours)
     if key:
         cache.set(key, response.content, fragments.PAGE_CACHE_SECONDS)
