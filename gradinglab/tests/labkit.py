@@ -122,6 +122,9 @@ def start_worker(
     import sys
 
     env = dict(os.environ)
+    if app == "gradinglab.worker":  # a grading host: no Django settings, no database credentials
+        for name in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL"):
+            env.pop(name, None)
     env.update(
         PDC_API_URL=api_url,
         PDC_WORKER_TOKEN=token,
@@ -156,7 +159,7 @@ def stop_worker(proc, sig: int | None = None) -> None:
         proc.wait(timeout=10)
 
 
-def wait_until(predicate, *, timeout_s: float, what: str, log_path: Path | None = None):
+def wait_until(predicate, *, timeout_s: float, what: str, log_path: Path | None = None, proc=None):
     import time
 
     deadline = time.monotonic() + timeout_s
@@ -164,6 +167,8 @@ def wait_until(predicate, *, timeout_s: float, what: str, log_path: Path | None 
         value = predicate()
         if value:
             return value
+        if proc is not None and proc.poll() is not None:
+            break  # the worker died: no point waiting
         time.sleep(0.5)
     tail = log_path.read_text(errors="replace")[-4000:] if log_path and log_path.exists() else ""
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what}\n{tail}")
