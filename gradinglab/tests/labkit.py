@@ -172,3 +172,11 @@ def wait_until(predicate, *, timeout_s: float, what: str, log_path: Path | None 
         time.sleep(0.5)
     tail = log_path.read_text(errors="replace")[-4000:] if log_path and log_path.exists() else ""
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what}\n{tail}")
+
+
+def submit_and_take(client, capture, **kwargs):
+    """Submit through the students' API and pop the job the broker got (returns response, payload)."""
+    with capture(execute=True):
+        response = submit(client, **kwargs)
+    jobs = take_jobs() if response.status_code == 201 else []
+    return response, (jobs[0] if jobs else None)
