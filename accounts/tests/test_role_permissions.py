@@ -55,3 +55,15 @@ def test_admin_is_open_to_staff_roles_only(client_a, client_ta, client_instructo
     grade_list = reverse("admin:gradebook_grade_changelist")
     assert client_ta.get(grade_list).status_code == 200
     assert client_a.get(grade_list).status_code == 302
+
+
+@pytest.mark.django_db
+def test_ta_may_view_comment_regrade_and_flag_submissions_but_not_delete(ta, instructor) -> None:
+    assert ta.has_perm("gradinglab.view_submission")
+    assert ta.has_perm("gradinglab.regrade_submission")
+    assert ta.has_perm("gradinglab.flag_submission")
+    assert ta.has_perm("gradinglab.change_submission")  # the comment a student sees
+    assert not ta.has_perm("gradinglab.delete_submission")
+    assert not ta.has_perm("gradinglab.add_assignment")
+    assert instructor.has_perm("gradinglab.add_assignment")
+    assert not instructor.has_perm("gradinglab.delete_submission")

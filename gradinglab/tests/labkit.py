@@ -180,3 +180,22 @@ def submit_and_take(client, capture, **kwargs):
         response = submit(client, **kwargs)
     jobs = take_jobs() if response.status_code == 201 else []
     return response, (jobs[0] if jobs else None)
+
+
+def gpu_doc(median_ms: float = 0.5, roofline: float = 0.35) -> dict[str, Any]:
+    """A GPU-path result. This machine has no GPU: the GPU part (timing) is mocked here, on top of
+    a real CPU-path document from the runner."""
+    doc = load_doc("accepted")
+    doc["path"] = "gpu"
+    doc["device"] = {
+        "kind": "cuda", "name": "NVIDIA H100 80GB HBM3", "peak_gbps": 3350.0,
+        "peak_tflops": 67.0, "peak_source": "table",
+    }  # fmt: skip
+    doc["timing"] = {
+        "benchmark": "large", "shape": {"n": 16777216}, "median_ms": median_ms,
+        "mean_ms": median_ms, "std_ms": 0.001, "runs": 50, "cv": 0.002, "gbps": 1170.0,
+        "tflops": None, "roofline_fraction": roofline, "floor_ms": 0.06,
+        "reference_median_ms": 0.25, "speedup_vs_reference": round(0.25 / median_ms, 3),
+        "event_overhead_ms": 0.004, "wall_s": 3.0,
+    }  # fmt: skip
+    return doc

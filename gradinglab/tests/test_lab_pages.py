@@ -1,0 +1,130 @@
+"""Lab pages: index, problem page (statement, contract, tests, starter, CPU-path note), submission
+status fragment, leaderboard (opt-in pseudonyms, flagged hidden), worker panel, sync idempotence."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import Profile
+from gradinglab.models import Problem, Submission
+from gradinglab.services import problems_sync
+from gradinglab.tests.labkit import gpu_doc, make_assignment, post_result, purge, take_jobs
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sync_problems_is_idempotent() -> None:
+    first = problems_sync()
+    assert first["created"] >= 1 and not first["errors"]
+    second = problems_sync()
+    assert second["created"] == second["updated"] == 0
+    assert second["unchanged"] == first["created"]
+    problem = Problem.objects.get(slug="vector-add")
+    assert "<math" in problem.statement_zh_html and problem.sections == ["sec-5-13"]
+
+
+def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(client_a) -> None:
+    due = timezone.now() + timedelta(days=3)
+    make_assignment(due_at=due, late_until=due + timedelta(days=2), gpu_kind="h100")
+    make_assignment(published=False, title="draft")
+    html = client_a.get("/lab/").content.decode()
+    assert "向量加法" in html and "draft" not in html
+    assert "按天扣分" in html and "triton, cuda" in html and "GPU h100" in html
+    assert "评测机状态" in html
+
+
+def test_problem_page_shows_statement_contract_tests_starter_and_cpu_note(client_a) -> None:
+    make_assignment()
+    response = client_a.get("/lab/problems/vector-add/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<math" in html  # the statement's math rendered like the lectures
+    assert 'href="/lectures/5/#sec-5-13"' in html
+    assert "vector_add(x, y, out) -&gt; None" in html
+    assert "n=4096" in html and "float32: 0.00001 / 0.00001" in html
+    assert "@triton.jit" in html  # starter loaded into the editor
+    assert "vendor/codemirror/codemirror.js" in html and "cdn" not in html.lower()
+    assert "CPU 路径能告诉你的" in html
+    starter = client_a.get("/lab/problems/vector-add/starter/cuda/")
+    assert starter.status_code == 200 and b'extern "C"' in starter.content
+    assert "attachment" in starter["Content-Disposition"]
+
+
+def test_vendor_assets_are_served_by_us(client) -> None:
+    from django.contrib.staticfiles import finders
+
+    for path in (
+        "vendor/codemirror/codemirror.js",
+        "vendor/codemirror/LICENSE",
+        "vendor/chartjs/chart.umd.js",
+        "vendor/chartjs/LICENSE.md",
+        "gradinglab/lab.js",
+    ):
+        assert finders.find(path), path
+
+
+def test_status_fragment_polls_while_pending_and_stops_when_done(
+    client, client_a, worker_token, django_capture_on_commit_callbacks
+) -> None:
+    from gradinglab.tests.labkit import load_doc, submit_and_take
+
+    make_assignment()
+    purge()
+    response, job = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    sub_id = response.json()["id"]
+    pending = client_a.get(f"/lab/submissions/{sub_id}/status/").content.decode()
+    assert 'hx-trigger="every 1s"' in pending and "队列位置 1" in pending
+    post_result(client, worker_token, job["job_token"], load_doc("wrong_answer"))
+    done = client_a.get(f"/lab/submissions/{sub_id}/status/").content.decode()
+    assert "hx-trigger" not in done and "答案错误" in done and "✘" in done
+
+
+def test_leaderboard_shows_opted_in_unflagged_best_times(
+    client,
+    client_a,
+    client_b,
+    student_a,
+    student_b,
+    worker_token,
+    django_capture_on_commit_callbacks,
+) -> None:
+    assignment = make_assignment(gpu_kind="h100", points=Decimal("100"))
+    Profile.objects.update_or_create(
+        user=student_a,
+        defaults={"student_id": "A1", "display_name": "A", "pseudonym": "warp-speed"},
+    )
+    Profile.objects.update_or_create(
+        user=student_b, defaults={"student_id": "B1", "display_name": "B", "pseudonym": ""}
+    )
+    purge("grade-gpu-h100")
+    times = [(client_a, 0.40), (client_a, 0.30), (client_b, 0.10)]
+    for student_client, median in times:
+        with django_capture_on_commit_callbacks(execute=True):
+            student_client.post(
+                "/api/v1/submissions",
+                data={"problem": "vector-add", "backend": "triton", "source": f"# {median}"},
+            )
+        [job] = take_jobs("grade-gpu-h100")
+        post_result(client, worker_token, job["job_token"], gpu_doc(median_ms=median))
+    html = client_a.get("/lab/problems/vector-add/leaderboard/?kind=h100").content.decode()
+    assert "warp-speed" in html and "0.3000" in html and "0.4000" not in html
+    assert "0.1000" not in html  # student_b did not opt in
+    Submission.objects.filter(median_ms=0.30).update(flagged=True)
+    html = client_a.get("/lab/problems/vector-add/leaderboard/?kind=h100").content.decode()
+    assert "0.3000" not in html and "0.4000" in html
+    page = client_a.get("/lab/problems/vector-add/").content.decode()
+    assert "history-chart" in page and "chart.umd.js" in page
+    assert assignment.grade_item_key
+
+
+def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
+    from gradinglab.models import WorkerNode
+
+    WorkerNode.objects.filter(name="cpu-test").update(last_heartbeat_at=timezone.now())
+    WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
+    html = client_a.get("/lab/workers/").content.decode()
+    assert "cpu-test · cpu · 在线" in html and "old-gpu · h100 · 离线" in html
