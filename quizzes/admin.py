@@ -4,6 +4,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
+from quizzes.services import quiz_gradebook_item
 
 
 class ChoiceInline(admin.TabularInline):
@@ -94,6 +95,12 @@ class QuizAdmin(admin.ModelAdmin):
             },
         ),
     )
+
+    def save_model(self, request, obj: Quiz, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if obj.is_graded and obj.published:
+            # The gradebook lists the quiz (with its due date) before anyone submits.
+            quiz_gradebook_item(obj)
 
     @admin.display(description=_("统计"))
     def staff_links(self, obj: Quiz) -> str:

@@ -393,6 +393,18 @@ def _grade(attempt: Attempt) -> None:
     )
 
 
+def quiz_gradebook_item(quiz: Quiz):
+    """The graded quiz's gradebook item, created or updated (title, maximum, due date)."""
+    return grade_item_ensure(
+        key=quiz.gradebook_key,
+        title=quiz.title,
+        kind="quiz",
+        max_points=quiz.grade_max_points,
+        category="quiz",
+        due_at=quiz.closes_at,
+    )
+
+
 def _post_to_gradebook(attempt: Attempt) -> None:
     from quizzes.grading import aggregate
 
@@ -403,14 +415,7 @@ def _post_to_gradebook(attempt: Attempt) -> None:
         .values_list("score", "submitted_at")
     )
     points = aggregate(quiz.grading_method, [s for s, _at in submitted])
-    item = grade_item_ensure(
-        key=quiz.gradebook_key,
-        title=quiz.title,
-        kind="quiz",
-        max_points=quiz.grade_max_points,
-        category="quiz",
-        due_at=quiz.closes_at,
-    )
+    item = quiz_gradebook_item(quiz)
     grade_record(
         student=attempt.student,
         item=item,

@@ -101,3 +101,37 @@ def test_student_takes_graded_quiz_with_reload_review_and_gradebook(
     page.goto(f"{live_server.url}/grades/")
     grades_text = page.inner_text("main")
     assert "浏览器测验" in grades_text and "7.5" in grades_text
+
+
+def test_offline_autosave_is_reported_and_reconnect_restores_saved_answers(
+    live_server,
+    browser_page,
+    login,
+) -> None:
+    user_create_with_role(username="stu_offline", password="pw-test-12345", role="student")
+    first, second = question_single("off-1", correct="a"), question_single("off-2", correct="a")
+    quiz = quiz_with([first, second], slug="offline-quiz", title="断线测验")
+    page = browser_page
+    login(page, "stu_offline")
+    page.goto(f"{live_server.url}/quizzes/{quiz.slug}/")
+    page.click("#start-attempt")
+    page.wait_for_selector("#autosave-note")
+    page.check(f"#q{first.pk} input[value='c']")
+    _wait_saved(page, first)
+
+    page.context.set_offline(True)
+    page.check(f"#q{second.pk} input[value='b']")
+    alert = page.wait_for_selector(f"#status-{second.pk} [role=alert]")
+    assert "网络中断" in alert.inner_text()
+
+    page.context.set_offline(False)
+    page.reload()
+    assert page.is_checked(f"#q{first.pk} input[value='c']")  # saved before the outage
+    assert not page.is_checked(f"#q{second.pk} input[value='b']")  # never reached the server
+    page.check(f"#q{second.pk} input[value='b']")
+    _wait_saved(page, second)
+    attempt = Attempt.objects.get(quiz=quiz)
+    assert dict(attempt.answers.values_list("question__bank_id", "selected")) == {
+        "off-1": ["c"],
+        "off-2": ["b"],
+    }
