@@ -22,3 +22,14 @@ def imported(django_db_setup, django_db_blocker) -> Iterator[object]:
         yield report
         Lecture.objects.all().delete()
         CoursePage.objects.all().delete()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Cached pages are keyed by row ids and revisions, which a test database can hand out again
+    (SQLite reuses ids after deletes); production databases do not, tests start clean."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
