@@ -97,9 +97,16 @@ def pcie_transfer_time(rng: random.Random) -> Variant:
 
 @register
 def occupancy_registers(rng: random.Random) -> Variant:
-    regs_per_thread = rng.choice([24, 32, 40, 48, 56, 64, 72, 80, 96, 128, 160, 255])
-    threads_per_block = rng.choice([128, 256, 512])
     sm_regs = 65536
+    threads_per_block = rng.choice([128, 256, 512])
+    # Only configurations where at least one block fits: a kernel that cannot launch at all is
+    # a different lesson (launch failure), not an occupancy calculation.
+    fitting = [
+        r
+        for r in (24, 32, 40, 48, 56, 64, 72, 80, 96, 128, 160, 255)
+        if r * threads_per_block <= sm_regs
+    ]
+    regs_per_thread = rng.choice(fitting)
     sm_max_threads = 2048
     blocks_by_regs = sm_regs // (regs_per_thread * threads_per_block)
     blocks_by_threads = sm_max_threads // threads_per_block
