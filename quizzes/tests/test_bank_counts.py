@@ -51,7 +51,9 @@ def test_every_parameterized_stem_renders_with_its_generator(banks) -> None:
                 variant = generate(q.generator, seed)
                 text = q.stem.format_map(variant.params)
                 assert "{" not in text, (q.id, text)
-                assert variant.answer == variant.answer and variant.answer > 0, q.id  # not NaN, not degenerate
+                assert variant.answer == variant.answer and variant.answer > 0, (
+                    q.id
+                )  # not NaN, not degenerate
 
 
 def test_explanations_name_their_section(banks) -> None:
