@@ -90,6 +90,11 @@ def lecture_index(*, user) -> list[LectureStub]:
     return [LectureStub(*row) for row in rows.values_list(*fields)]
 
 
+def lecture_for_render(*, lecture_id: int) -> Lecture:
+    """The full lecture row, needed only when a page is rendered (cache miss)."""
+    return Lecture.objects.get(pk=lecture_id)
+
+
 def read_section_ids_for(*, user, lecture_id: int) -> set[int]:
     rows = SectionRead.objects.filter(user=user, section__lecture_id=lecture_id)
     return set(rows.values_list("section_id", flat=True))

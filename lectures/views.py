@@ -10,7 +10,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from lectures import fragments, selectors, services
-from lectures.models import Lecture
 from lectures.search import normalize_query, search_sections
 
 
@@ -49,7 +48,7 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
 
 
 def _render_lecture(request, lecture_id: int, read_ids: set[int], neighbours) -> HttpResponse:
-    lecture = Lecture.objects.get(pk=lecture_id)
+    lecture = selectors.lecture_for_render(lecture_id=lecture_id)
     sections = list(selectors.lecture_sections(lecture=lecture, outline=True))
     # Two pre-rendered variants; each slot gets one with its section id filled in.
     variants = {flag: _read_button(request, _Placeholder(), flag) for flag in (False, True)}
