@@ -49,6 +49,12 @@ def _var_dir() -> Path:
     return Path(os.environ.get("PDC_VAR_DIR") or Path(__file__).resolve().parent.parent / "var")
 
 
+def _base_url(url: str) -> str:
+    """The site root; PDC_API_URL may be given with or without the /api/v1/ suffix."""
+    url = url.strip().rstrip("/")
+    return url[: -len("/api/v1")] if url.endswith("/api/v1") else url
+
+
 def config_from_env() -> WorkerConfig:
     token = os.environ.get("PDC_WORKER_TOKEN", "").strip()
     api_url = os.environ.get("PDC_API_URL", "").strip()
@@ -66,7 +72,7 @@ def config_from_env() -> WorkerConfig:
         os.environ.get("PDC_WORKER_NAME", "").strip() or f"{kind or 'cpu'}@{socket.gethostname()}"
     )
     return WorkerConfig(
-        api_url=(api_url or "http://127.0.0.1:8000").rstrip("/"),
+        api_url=_base_url(api_url or "http://127.0.0.1:8000"),
         token=token,
         kind=kind or "cpu",
         name=name,
