@@ -128,3 +128,10 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
     WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
     html = client_a.get("/lab/workers/").content.decode()
     assert "cpu-test · cpu · 在线" in html and "old-gpu · h100 · 离线" in html
+
+
+def test_lab_index_in_english(client_a) -> None:
+    make_assignment()
+    client_a.post("/i18n/setlang/", {"language": "en", "next": "/lab/"})
+    html = client_a.get("/lab/").content.decode()
+    assert "Grading hardware" in html and "Best score" in html and "CPU (correctness only)" in html
