@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from gradinglab.services import problems_sync
@@ -12,6 +14,9 @@ class Command(BaseCommand):
         counts = problems_sync()
         errors = counts.pop("errors")
         self.stdout.write(", ".join(f"{k} {v}" for k, v in counts.items()))
+        if settings.DJANGO_ENV == "development":
+            # `make run` calls this; its CPU worker reads the credential from var/ (no env needed).
+            call_command("ensure_local_worker", stdout=self.stdout)
         for line in errors:
             self.stderr.write(f"invalid package: {line}")
         if errors:
