@@ -11,9 +11,9 @@ import pytest
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.services import worker_token_create
 from gradinglab.tests.labkit import (
-    correct_source,
     make_assignment,
     purge,
+    slow_correct_source,
     start_worker,
     stop_worker,
     wait_until,
@@ -22,13 +22,6 @@ from gradinglab.tests.labkit import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 GRADE_MS = 240_000  # ms: worker start plus an interpreter run on 2 busy cores
-
-
-def slow_correct_source() -> str:
-    """Correct, with a 2 s pause per test so the testing phase is visible on the page."""
-    return correct_source().replace(
-        "    n = out.numel()\n", "    import time\n\n    time.sleep(2)\n    n = out.numel()\n"
-    )
 
 
 def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(

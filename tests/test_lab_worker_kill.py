@@ -14,9 +14,9 @@ from gradebook.models import GradeEvent
 from gradinglab.models import GradingJob, Submission, SubmissionResult
 from gradinglab.services import worker_token_create
 from gradinglab.tests.labkit import (
-    correct_source,
     make_assignment,
     purge,
+    slow_correct_source,
     start_worker,
     stop_worker,
     wait_until,
@@ -29,13 +29,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 # even then the second result would be refused as a duplicate.
 VISIBILITY_S = "15"
 TIMEOUT_S = 240  # seconds per wait: worker start plus a Triton-interpreter run on 2 busy cores
-
-
-def slow_source() -> str:
-    """A correct kernel whose launcher sleeps 2 s per test, so the kill lands mid-grading."""
-    return correct_source().replace(
-        "    n = out.numel()\n", "    import time\n\n    time.sleep(2)\n    n = out.numel()\n"
-    )
 
 
 def test_kill_9_while_grading_reruns_the_job_once(live_server, client_a, tmp_path: Path) -> None:
@@ -51,7 +44,8 @@ def test_kill_9_while_grading_reruns_the_job_once(live_server, client_a, tmp_pat
     restarted = None
     try:
         response = client_a.post(
-            "/lab/problems/vector-add/submit/", {"backend": "triton", "source": slow_source()}
+            "/lab/problems/vector-add/submit/",
+            {"backend": "triton", "source": slow_correct_source()},
         )
         assert response.status_code == 302
         sub = Submission.objects.get()

@@ -24,6 +24,14 @@ def correct_source() -> str:
     return (SOLUTIONS / "triton" / "correct.py").read_text(encoding="utf-8")
 
 
+def slow_correct_source(pause_s: int = 2) -> str:
+    """Correct, with a pause per test (seconds) so a test can watch or interrupt the testing phase."""
+    return correct_source().replace(
+        "    n = out.numel()\n",
+        f"    import time\n\n    time.sleep({pause_s})\n    n = out.numel()\n",
+    )
+
+
 def make_assignment(**fields: Any):
     from gradinglab.models import Assignment, Problem
     from gradinglab.services import problems_sync
@@ -51,28 +59,35 @@ def worker_headers(token: str) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Worker {token}"}
 
 
-def take_jobs(queue: str = "grade-cpu", expect: int = 1, timeout_s: float = 10.0) -> list[dict]:
-    """Pop job messages from the real broker (the test Redis, this run's key prefix), as a worker would."""
+def take_messages(queue: str, expect: int = 1, timeout_s: float = 10.0) -> list[tuple[str, dict]]:
+    """Pop (task name, kwargs) from the real broker (the test Redis, this run's key prefix)."""
     import time
 
     from pdcsite.celery import app
 
-    payloads: list[dict] = []
+    found: list[tuple[str, dict]] = []
     deadline = (
         time.monotonic() + timeout_s
     )  # seconds; messages are in Redis before on_commit returns
     with app.connection_for_read() as conn:
         simple = conn.SimpleQueue(queue)
-        while len(payloads) < expect and time.monotonic() < deadline:
+        while len(found) < expect and time.monotonic() < deadline:
             try:
                 message = simple.get(timeout=1)
             except simple.Empty:
                 continue
             _args, kwargs, _embed = message.decode()
             message.ack()
-            payloads.append(kwargs["payload"])
+            found.append((message.headers["task"], kwargs))
         simple.close()
-    return payloads
+    return found
+
+
+def take_jobs(queue: str = "grade-cpu", expect: int = 1, timeout_s: float = 10.0) -> list[dict]:
+    """Grading job payloads, as a worker would receive them."""
+    messages = take_messages(queue, expect, timeout_s)
+    assert all(name == "gradinglab.grade_submission" for name, _ in messages)
+    return [kwargs["payload"] for _, kwargs in messages]
 
 
 def purge(queue: str = "grade-cpu") -> None:

@@ -141,3 +141,25 @@ def test_heartbeat_marks_worker_online(client, worker_token) -> None:
     )
     assert response.status_code == 200
     assert [w["online"] for w in workers_status()] == [True]
+
+
+def test_heartbeats_schedule_the_reaper_at_most_once_per_interval(
+    client, worker_token, django_capture_on_commit_callbacks
+) -> None:
+    from django.core.cache import cache
+
+    from gradinglab.tests.labkit import take_messages
+
+    cache.delete("gradinglab:reap")
+    purge("default")
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                "/api/v1/workers/heartbeat",
+                data=json.dumps({"name": "cpu@host", "info": {}}),
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Worker {worker_token}",
+            )
+        assert response.status_code == 200
+    messages = take_messages("default", expect=3, timeout_s=3)
+    assert messages == [("gradinglab.reap_stuck", {})]  # once, not three times
