@@ -135,3 +135,32 @@ def test_lab_index_in_english(client_a) -> None:
     client_a.post("/i18n/setlang/", {"language": "en", "next": "/lab/"})
     html = client_a.get("/lab/").content.decode()
     assert "Grading hardware" in html and "Best score" in html and "CPU (correctness only)" in html
+
+
+def test_submission_page_shows_compile_log_ptxas_and_timing(
+    client, client_a, worker_token, django_capture_on_commit_callbacks
+) -> None:
+    """GPU-path fields (ptxas report, timing, roofline): mocked GPU document, see labkit.gpu_doc."""
+
+    make_assignment(gpu_kind="h100", points=Decimal("100"))
+    purge("grade-gpu-h100")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_a.post(
+            "/api/v1/submissions",
+            data={"problem": "vector-add", "backend": "cuda", "source": "__global__ void k() {}"},
+        )
+    [job] = take_jobs("grade-gpu-h100")
+    doc = gpu_doc(median_ms=0.25, roofline=0.7)
+    doc["backend"] = "cuda"
+    doc["compile"] = {
+        "ok": True,
+        "log": "ptxas info    : Used 16 registers",
+        "ptxas": {"arch": "sm_90", "kernels": [{
+            "name": "vector_add_kernel", "registers": 16, "shared_mem_bytes": 0,
+            "spill_stores_bytes": 0, "spill_loads_bytes": 0, "stack_bytes": 0,
+        }]},
+    }  # fmt: skip
+    assert post_result(client, worker_token, job["job_token"], doc).status_code == 201
+    html = client_a.get(f"/lab/submissions/{response.json()['id']}/").content.decode()
+    assert "ptxas info    : Used 16 registers" in html and "vector_add_kernel" in html
+    assert "70.0%" in html and "NVIDIA H100" in html and "100.00" in html
