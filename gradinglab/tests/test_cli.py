@@ -1,0 +1,48 @@
+"""The students' CLI: `test` runs the public tests locally with the runner's report format; clear
+errors (exit 2) without a token or server. `submit`/`status` against a live server: tests/test_lab_end_to_end.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from gradinglab.tests.labkit import ROOT, SOLUTIONS
+
+pytestmark = pytest.mark.slow
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gradinglab.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,  # seconds: one Triton-interpreter run on a busy machine
+        env=env,
+    )
+
+
+def test_local_test_reports_like_the_runner() -> None:
+    ok = _cli("test", "vector-add", str(SOLUTIONS / "triton" / "correct.py"))
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("vector-add [triton, cpu path]: ACCEPTED")
+    assert "PASS tiny {'n': 1} float32" in ok.stdout
+    wrong = _cli("test", "vector-add", str(SOLUTIONS / "triton" / "off_by_one.py"))
+    assert wrong.returncode == 1 and "WRONG_ANSWER" in wrong.stdout and "FAIL" in wrong.stdout
+
+
+def test_submit_without_token_or_server_fails_clearly(tmp_path) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PDC_TOKEN", "PDC_URL")}
+    file = str(SOLUTIONS / "triton" / "correct.py")
+    no_token = _cli("submit", "vector-add", file, env=env)
+    assert no_token.returncode == 2 and "no API token" in no_token.stderr
+    no_server = _cli(
+        "--url", "http://127.0.0.1:9", "--token", "pdc_x", "submit", "vector-add", file
+    )
+    assert no_server.returncode == 2 and "cannot reach" in no_server.stderr
+    missing = _cli("--token", "pdc_x", "submit", "vector-add", str(tmp_path / "nope.py"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
