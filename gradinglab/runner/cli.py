@@ -60,7 +60,7 @@ def render_text(doc: dict[str, Any]) -> str:
 
 
 def run_grade(slug: str, file: str, backend: str | None, as_json: bool, out: TextIO) -> int:
-    from . import ProblemNotFound, grade, load_problem
+    from . import ProblemNotFound, load_problem  # no torch until the arguments are checked
 
     try:
         problem = load_problem(slug)
@@ -79,6 +79,7 @@ def run_grade(slug: str, file: str, backend: str | None, as_json: bool, out: Tex
         print(f"error: cannot read {file}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     from . import pool
+    from .grader import grade
 
     pool.configure(0)  # one job per CLI run: a warm spare would be started for nothing
     doc = grade(slug=slug, source=source, backend=backend)

@@ -98,7 +98,7 @@ def _grade(
     bench = build_bench(problem, ref, backend, seed, dev) if timed else None
     if bench:
         limits = limits.merged({"file_size_mb": max(limits.file_size_mb, bench["mib"] * 3 + 64)})
-    warm = pool.get_pool(gpu_index)
+    warm = pool.get_pool(gpu_index, light=backend == "cuda" and dev.type != "cuda")
     sandbox = warm.acquire(limits)
     try:
         outcome = _run(sandbox, problem, source, backend, dev, limits, job_cases, bench, on_phase)
@@ -119,6 +119,11 @@ def _verdict(
     dev: torch.device,
 ) -> None:
     doc["log"] = outcome.log
+    if dev.type == "cuda" and not sandbox.memory_capped:
+        doc["log"] = (
+            "[runner] no writable cgroup v2 here: this GPU job ran without a memory cap\n"
+            + doc["log"]
+        )
     result = outcome.result or {}
     if result.get("compile") is not None:
         comp = result["compile"]

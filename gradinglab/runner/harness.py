@@ -30,18 +30,20 @@ def main(status_fd: int) -> None:
     _status_fd = status_fd
     os.set_inheritable(status_fd, False)  # nvcc and other children never see the channel
     gpu = os.environ.get("TRITON_INTERPRET") != "1"
-    import numpy  # noqa: F401  (warm import: this is what the pool pre-pays)
-    import torch
+    # Light harness: CUDA on a CPU host only compiles, so it skips the ~1.5 CPU-s torch import.
+    if os.environ.get("PDC_HARNESS_LIGHT") != "1":
+        import numpy  # noqa: F401  (warm import: this is what the pool pre-pays)
+        import torch
 
-    torch.set_num_threads(1)
-    try:
-        import triton  # noqa: F401
-    except ImportError:
-        pass
-    if not gpu:
-        from . import triton_guard
+        torch.set_num_threads(1)
+        try:
+            import triton  # noqa: F401
+        except ImportError:
+            pass
+        if not gpu:
+            from . import triton_guard
 
-        triton_guard.install()
+            triton_guard.install()
     send("ready", pid=os.getpid())
     line = sys.stdin.readline()
     if not line:
@@ -73,15 +75,12 @@ def apply_limits(limits: dict[str, Any], *, gpu: bool) -> None:
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
-    import torch
-
-    device = torch.device(job["device"])
     send("phase", phase="compiling")
     if job["backend"] == "cuda":
         from . import cuda_build
 
         compiled = cuda_build.compile_in_sandbox(job)
-        if compiled["status"] != "ok" or device.type != "cuda":
+        if compiled["status"] != "ok" or job["device"] != "cuda":
             return compiled
         entry = cuda_build.make_caller(compiled.pop("library"), job["entry"], job["arg_types"])
         compile_info = compiled["compile"]
@@ -90,6 +89,9 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         if "status" in loaded:
             return loaded
         entry, compile_info = loaded["entry"], None
+    import torch
+
+    device = torch.device(job["device"])
     tests = torch.load(f"{JOB}/tests.pt", weights_only=True)
     send("phase", phase="testing")
     out = run_cases(entry, tests["cases"], device)

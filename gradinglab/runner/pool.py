@@ -26,9 +26,10 @@ CEILING = Limits(
 
 
 class WarmPool:
-    def __init__(self, size: int, gpu_index: int | None):
+    def __init__(self, size: int, gpu_index: int | None, light: bool = False):
         self.size = size
         self.gpu_index = gpu_index
+        self.light = light
         self._idle: list[Sandbox] = []
         self._lock = threading.Lock()
         self._refilling = False
@@ -58,7 +59,9 @@ class WarmPool:
                         candidate.cleanup()
         if sandbox is None:
             sandbox = Sandbox(
-                limits=CEILING if self._fits(limits) else limits, gpu_index=self.gpu_index
+                limits=CEILING if self._fits(limits) else limits,
+                gpu_index=self.gpu_index,
+                light=self.light,
             )
             sandbox.start().wait_ready()
         sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
@@ -95,7 +98,7 @@ class WarmPool:
                 with self._lock:
                     if len(self._idle) >= self.size or _pid != os.getpid():
                         return
-                sandbox = Sandbox(limits=CEILING, gpu_index=self.gpu_index)
+                sandbox = Sandbox(limits=CEILING, gpu_index=self.gpu_index, light=self.light)
                 try:
                     sandbox.start().wait_ready()
                 except SandboxStartError as exc:
@@ -115,20 +118,22 @@ class WarmPool:
             sandbox.cleanup()
 
 
-_pools: dict[int | None, WarmPool] = {}
+_pools: dict[tuple[int | None, bool], WarmPool] = {}
 _pid = os.getpid()
 _guard = threading.Lock()
 
 
-def get_pool(gpu_index: int | None = None) -> WarmPool:
+def get_pool(gpu_index: int | None = None, light: bool = False) -> WarmPool:
+    """The process's pool for a GPU (None: CPU path); `light` pools skip importing torch."""
     global _pid
     with _guard:
         if _pid != os.getpid():  # forked: the parent's sandboxes are not ours to use or kill
             _pools.clear()
             _pid = os.getpid()
-        if gpu_index not in _pools:
-            _pools[gpu_index] = WarmPool(POOL_SIZE, gpu_index)
-        return _pools[gpu_index]
+        key = (gpu_index, light)
+        if key not in _pools:
+            _pools[key] = WarmPool(POOL_SIZE, gpu_index, light)
+        return _pools[key]
 
 
 def configure(size: int) -> None:

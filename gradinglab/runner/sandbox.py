@@ -203,7 +203,7 @@ def bwrap_argv(
     return argv
 
 
-def sandbox_env(*, gpu: bool) -> dict[str, str]:
+def sandbox_env(*, gpu: bool, light: bool = False) -> dict[str, str]:
     """The whole environment of the child: nothing inherited, so no secrets."""
     env = {
         "PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin",
@@ -217,6 +217,8 @@ def sandbox_env(*, gpu: bool) -> dict[str, str]:
         "OMP_NUM_THREADS": "1",  # one thread: predictable nproc use, fair on shared CPUs
         "MKL_NUM_THREADS": "1",
     }
+    if light:
+        env["PDC_HARNESS_LIGHT"] = "1"
     if not gpu:
         env["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
         env["CUDA_VISIBLE_DEVICES"] = ""
@@ -241,10 +243,17 @@ class Sandbox:
     """A started bwrap child with the harness loaded, waiting for exactly one job."""
 
     def __init__(
-        self, *, limits: Limits, gpu_index: int | None = None, base_dir: Path | None = None
+        self,
+        *,
+        limits: Limits,
+        gpu_index: int | None = None,
+        base_dir: Path | None = None,
+        light: bool = False,
     ):
         self.limits = limits
         self.gpu_index = gpu_index
+        self.light = light  # harness without torch: CUDA compile-only jobs on a CPU host
+        self.memory_capped = False  # GPU path: a cgroup memory.max applies to this sandbox
         self.job_dir = Path(tempfile.mkdtemp(prefix="job-", dir=base_dir or runner_tmp()))
         self.proc: subprocess.Popen[bytes] | None = None
         self._status_r = -1
@@ -273,7 +282,7 @@ class Sandbox:
             job_dir=self.job_dir,
             limits=self.limits,
             gpu_index=self.gpu_index,
-            env=sandbox_env(gpu=gpu),
+            env=sandbox_env(gpu=gpu, light=self.light),
             as_root=as_root,
             uid=self.uid,
         )
@@ -319,6 +328,7 @@ class Sandbox:
             if self.cgroup and not self.cgroup.add_tree(self.proc.pid):
                 self.cgroup.remove()
                 self.cgroup = None
+            self.memory_capped = self.cgroup is not None
 
     # -- output ------------------------------------------------------------------------------
     def _drain(self) -> None:

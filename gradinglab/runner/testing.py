@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 from typing import Any
@@ -27,3 +28,14 @@ def problem_copy(dest_root: Path, slug: str, **overrides: Any) -> Path:
 def solution(slug: str, backend: str, name: str) -> str:
     """A reference solution from the repository's packages (never from an override dir)."""
     return (PROBLEMS_DIR / slug / "solutions" / backend / name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def graded_solution(slug: str, backend: str, name: str) -> dict[str, Any]:
+    """Grade a repository solution on the CPU path once per test session (tests share it).
+
+    Callers must not mutate the returned document.
+    """
+    from . import grade
+
+    return grade(slug=slug, source=solution(slug, backend, name), backend=backend, device="cpu")

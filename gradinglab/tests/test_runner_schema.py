@@ -10,7 +10,7 @@ import pytest
 
 from gradinglab.runner import RESULT_SCHEMA, STATUSES, grade, pool, sandbox
 from gradinglab.runner.result import validate
-from gradinglab.runner.testing import problem_copy, solution
+from gradinglab.runner.testing import graded_solution, problem_copy, solution
 
 LIMITS = {"cpu_seconds": 2, "wall_seconds": 10, "memory_mb": 1536}  # s, s, MiB
 HEAD = "import torch\n\n\ndef vector_add(x, y, out):\n"
@@ -18,6 +18,13 @@ HEAD = "import torch\n\n\ndef vector_add(x, y, out):\n"
 
 @pytest.fixture(scope="module")
 def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
+    out = {  # shared with test_solutions when both run in one session (graded once)
+        "accepted": graded_solution("vector-add", "triton", "correct.py"),
+        "wrong_answer": graded_solution("vector-add", "triton", "off_by_one.py"),
+        "compile_error": graded_solution("vector-add", "triton", "syntax.py"),
+        "runtime_error": graded_solution("vector-add", "triton", "no_mask.py"),
+        "needs_gpu": graded_solution("vector-add", "cuda", "correct.cu"),
+    }
     root = problem_copy(tmp_path_factory.mktemp("problems"), "vector-add", limits=LIMITS)
     old = os.environ.get("PDC_PROBLEMS_DIR")
     os.environ["PDC_PROBLEMS_DIR"] = str(root)
@@ -25,16 +32,9 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[st
     def g(src: str, backend: str = "triton") -> dict[str, Any]:
         return grade(slug="vector-add", source=src, backend=backend, device="cpu")
 
-    out = {
-        "accepted": g(solution("vector-add", "triton", "correct.py")),
-        "wrong_answer": g(solution("vector-add", "triton", "off_by_one.py")),
-        "compile_error": g(solution("vector-add", "triton", "syntax.py")),
-        "runtime_error": g(solution("vector-add", "triton", "no_mask.py")),
-        "timeout": g(HEAD + "    while True:\n        pass\n"),
-        "memory_limit": g(HEAD + "    hog = torch.ones(4 * 1024**3, dtype=torch.uint8)\n"),
-        "rejected": g("   \n"),
-        "needs_gpu": g(solution("vector-add", "cuda", "correct.cu"), "cuda"),
-    }
+    out["timeout"] = g(HEAD + "    while True:\n        pass\n")
+    out["memory_limit"] = g(HEAD + "    hog = torch.ones(4 * 1024**3, dtype=torch.uint8)\n")
+    out["rejected"] = g("   \n")
     pool.get_pool(None).shutdown()
     saved, sandbox.BWRAP = sandbox.BWRAP, "/nonexistent/bwrap"
     try:

@@ -9,7 +9,7 @@ import pytest
 
 from gradinglab.runner import grade
 from gradinglab.runner.result import validate
-from gradinglab.runner.testing import solution
+from gradinglab.runner.testing import graded_solution, solution
 
 
 def _grade(src: str) -> dict:
@@ -20,7 +20,8 @@ def _grade(src: str) -> dict:
 
 @pytest.mark.parametrize(("name", "op"), [("no_mask.py", "load"), ("store_unmasked.py", "store")])
 def test_unmasked_access_names_kernel_and_operation(name: str, op: str) -> None:
-    doc = _grade(solution("vector-add", "triton", name))
+    doc = graded_solution("vector-add", "triton", name)
+    validate(doc)
     assert doc["status"] == "runtime_error"
     assert f"out-of-bounds {op} in kernel 'add_kernel'" in doc["message"], doc["message"]
     failed = [t for t in doc["tests"] if not t["passed"]]
@@ -38,7 +39,7 @@ def test_far_out_of_bounds_load_is_caught_not_a_segfault() -> None:
 
 
 def test_device_assert_is_active_in_the_interpreter() -> None:
-    doc = _grade(solution("vector-add", "triton", "device_assert.py"))
+    doc = graded_solution("vector-add", "triton", "device_assert.py")
     assert doc["status"] == "runtime_error"
     assert (
         "tl.device_assert failed in kernel 'add_kernel': only one block expected" in doc["message"]

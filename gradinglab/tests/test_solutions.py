@@ -17,6 +17,7 @@ import yaml
 from gradinglab.runner import grade, list_problems
 from gradinglab.runner.problems import PROBLEMS_DIR
 from gradinglab.runner.result import validate
+from gradinglab.runner.testing import graded_solution
 
 BACKEND_OF = {".py": "triton", ".cu": "cuda"}
 PARALLEL_JOBS = 2  # the CI machine has 2 cores
@@ -46,8 +47,7 @@ def _id(case: tuple[str, str, str, str]) -> str:
 def graded() -> dict[str, dict[str, Any]]:
     def run(case: tuple[str, str, str, str]) -> tuple[str, dict[str, Any]]:
         slug, backend, name, _ = case
-        src = (PROBLEMS_DIR / slug / "solutions" / backend / name).read_text(encoding="utf-8")
-        return _id(case), grade(slug=slug, source=src, backend=backend, device="cpu")
+        return _id(case), graded_solution(slug, backend, name)
 
     def starter(slug: str) -> tuple[str, dict[str, Any]]:
         src = (PROBLEMS_DIR / slug / "starter.py").read_text(encoding="utf-8")
