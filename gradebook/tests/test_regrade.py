@@ -119,3 +119,16 @@ def test_one_open_request_per_item_and_ref(client_a, lab) -> None:
     assert duplicate.status_code == 400 and "already" in duplicate.content.decode()
     assert _ask(client_a, lab, ref="submission:124").status_code == 302
     assert RegradeRequest.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_accepting_with_an_impossible_score_changes_nothing(client_a, client_ta, lab) -> None:
+    _ask(client_a, lab)
+    request = RegradeRequest.objects.get()
+    response = client_ta.post(
+        f"/grades/regrades/{request.pk}/",
+        {"decision": "accept", "points": "150", "response": "满分"},
+    )
+    assert response.status_code == 400 and "outside 0" in response.content.decode()
+    request.refresh_from_db()
+    assert request.status == "open" and not GradeEvent.objects.filter(action="override").exists()
