@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from accounts.roles import STUDENT
 from gradebook import calc
-from gradebook.models import GradeItem
+from gradebook.models import Grade, GradeItem
 
 User = get_user_model()
 
@@ -28,6 +28,7 @@ ITEM_COLUMNS = (
     "status",
     "late_penalty_percent",
     "counted",
+    "override_points",
     "override_reason",
 )
 
@@ -125,20 +126,22 @@ def _profile_cells(student: AbstractBaseUser) -> list[str]:
     ]
 
 
-def item_export(item: GradeItem, results, grades: dict[int, object]) -> str:
-    """One item over the roster; `points` is the raw score, so the file imports back unchanged."""
+def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
+    """One item over the roster. `points` is the automatic (or imported) score and an override has
+    its own column, so the file imports back without changing anything, overrides included."""
     rows: list[list] = [list(ITEM_COLUMNS)]
     for student, res in results:
         grade = grades.get(student.pk)
         rows.append(
             [
                 *_profile_cells(student),
-                res.raw,
+                grade.auto_points if grade else None,
                 item.max_points,
                 res.status,
                 res.penalty_percent if res.status == calc.GRADED else "",
                 res.counted,
-                _plain(getattr(grade, "override_reason", "")),
+                grade.override_points if grade else None,
+                _plain(grade.override_reason) if grade else "",
             ]
         )
     return _text(rows)

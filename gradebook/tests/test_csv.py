@@ -60,6 +60,23 @@ def test_new_item_import_then_export_round_trips(client_ta, student_a, student_b
 
 
 @pytest.mark.django_db
+def test_round_trip_keeps_an_override_untouched(client_ta, student_a, ta, make_item, post) -> None:
+    from gradebook.services import grade_override
+
+    item = make_item("exam:mid", max_points=100, kind="exam")
+    post(student_a, item, 50, source="import")
+    grade_override(student=student_a, item=item, points=70, actor=ta, reason="阅卷漏加分")
+    body = client_ta.get(f"/grades/staff/items/{item.pk}/export.csv").content.decode()
+    row = _rows(body)[0]
+    assert (row["points"], row["override_points"], row["counted"]) == ("50.00", "70.00", "70.00")
+    events = GradeEvent.objects.count()
+    assert _upload(client_ta, body, item=item.pk).status_code == 302
+    assert GradeEvent.objects.count() == events
+    grade = Grade.objects.get()
+    assert (grade.auto_points, grade.points) == (Decimal("50.00"), Decimal("70.00"))
+
+
+@pytest.mark.django_db
 def test_bad_csv_imports_nothing_and_names_the_rows(
     client_ta, student_a, student_b, make_item, post
 ) -> None:
