@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -166,7 +166,7 @@ def _apply(action: str, student, actor, data: dict) -> str:
 def student_action(request: HttpRequest, user_id: int, action: str) -> HttpResponse:
     student = get_object_or_404(User, pk=user_id)
     if action not in _ACTION_FORMS:
-        raise PermissionDenied("unknown action")
+        raise Http404("unknown action")
     form = _ACTION_FORMS[action](request.POST, prefix=action)
     if form.is_valid():
         try:

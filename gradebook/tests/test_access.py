@@ -115,3 +115,13 @@ def test_only_instructors_may_release(student_a, ta, instructor) -> None:
 def test_api_requires_login(client) -> None:
     assert client.get("/grades/api/mine").status_code == 403
     assert client.get("/grades/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_unknown_targets_are_404(client_ta, setup) -> None:
+    assert (
+        client_ta.post(f"/grades/staff/students/{setup['student']}/delete_all/").status_code == 404
+    )
+    assert client_ta.get("/grades/staff/students/999999/").status_code == 404
+    assert client_ta.get("/grades/staff/items/999999/").status_code == 404
+    assert client_ta.get("/grades/regrades/999999/").status_code == 404
