@@ -419,8 +419,13 @@ class Sandbox:
                 outcome.result = msg
                 outcome.ended = "done"
                 break
-        if outcome.ended != "done" and time.monotonic() >= deadline and self.proc.poll() is None:
-            self.kill("timeout")
+        if outcome.ended != "done":
+            # The status pipe closed (or the deadline passed) without "done": give the child
+            # the rest of its wall time to exit by itself, then it is a timeout.
+            try:
+                self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.kill("timeout")
         self._finish(outcome, started)
         return outcome
 

@@ -224,3 +224,13 @@ def _sandbox_processes() -> list[int]:
             except OSError:
                 pass
     return pids
+
+
+def test_closing_the_status_channel_and_hanging_is_a_timeout(tight: Path) -> None:
+    """The protocol fd is in reach of the submission; closing it must not confuse the verdict."""
+    doc = run(
+        "    import time\n    for fd in range(3, 64):\n        try:\n            os.close(fd)\n"
+        "        except OSError:\n            pass\n    time.sleep(3600)\n"
+    )
+    assert doc["status"] == "timeout", doc["message"]
+    assert_next_job_ok()
