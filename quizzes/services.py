@@ -360,8 +360,9 @@ def attempt_submit(*, attempt_id: int, auto: bool = False) -> Attempt:
             return attempt
         now = clock.now()
         expired = _expired(attempt, now)
-        # An expired attempt counts as submitted at its deadline, whenever the server noticed.
-        attempt.submitted_at = attempt.deadline if expired else now
+        # Submitted at most at the deadline: an expired attempt counts as submitted then, whenever
+        # the server noticed, and a submit inside the latency grace is not "late".
+        attempt.submitted_at = min(now, attempt.deadline) if attempt.deadline else now
         attempt.auto_submitted = auto or expired
         _grade(attempt)
         attempt.state = Attempt.State.SUBMITTED

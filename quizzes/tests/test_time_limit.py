@@ -154,3 +154,16 @@ def test_quiz_not_yet_open(fake_clock, student_a, db) -> None:
     quiz = quiz_with([question_single("open-1")], opens_at=T0 + timedelta(hours=1))
     with pytest.raises(QuizError, match="尚未开放"):
         attempt_start(quiz=quiz, student=student_a)
+
+
+def test_submit_inside_the_grace_at_close_is_not_late(fake_clock, student_a, db) -> None:
+    q = question_single("grace-close")
+    quiz = quiz_with([q], closes_at=T0 + timedelta(minutes=5), late_penalty_percent=Decimal("50"))
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    answer_save(attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["a"]})
+    fake_clock.advance(minutes=5, seconds=1)  # the click left the browser just before the close
+    from quizzes.services import attempt_submit
+
+    attempt = attempt_submit(attempt_id=attempt.pk)
+    assert not attempt.late and attempt.submitted_at == quiz.closes_at
+    assert attempt.score == Decimal("10.00")
