@@ -192,6 +192,14 @@ if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
         "CELERY_TASK_TIME_LIMIT must be greater than CELERY_TASK_SOFT_TIME_LIMIT"
     )
 CELERY_TASK_ALWAYS_EAGER = False
+# Housekeeping on the `default` queue, run by the beat embedded in the default worker (`-B`).
+CELERY_BEAT_SCHEDULE = {
+    # Auto-submit quiz attempts whose time is up even if the student never comes back (every 60 s).
+    "quizzes-expire-overdue": {"task": "quizzes.expire_overdue_attempts", "schedule": 60.0},
+    # Re-queue lab submissions stuck past their time limit (bounded retries; every 60 s).
+    "gradinglab-reap-stuck": {"task": "gradinglab.reap_stuck", "schedule": 60.0},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- PDC Lab ----------------------------------------------------------------------------------
 PDC_SITE_URL = env_str("PDC_SITE_URL", "http://127.0.0.1:8000")

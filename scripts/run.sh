@@ -14,7 +14,7 @@ cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/nul
 trap cleanup INT TERM EXIT
 # prefork pool: Celery enforces task time limits only there.
 .venv/bin/celery -A pdcsite worker -Q grade-cpu,default --pool prefork --concurrency 1 \
-  --hostname "cpu@%h" --loglevel INFO &
+  --hostname "cpu@%h" --loglevel INFO -B &
 pids+=($!)
 $PY manage.py runserver "127.0.0.1:${PDC_PORT:-8000}" --noreload &
 pids+=($!)
