@@ -22,7 +22,7 @@ from gradinglab.runner.testing import problem_copy, solution
 # Tight limits keep the hostile cases fast: CPU s, wall s, MiB of address space, bytes of output.
 TEST_LIMITS = {
     "cpu_seconds": 4,
-    "wall_seconds": 15,
+    "wall_seconds": 8,
     "memory_mb": 1536,
     "output_bytes": 1024 * 1024,
     "processes": 64,
