@@ -79,14 +79,24 @@ def roles_sync() -> dict[str, int]:
     return counts
 
 
+_ROLE_CACHE_ATTR = "_pdc_role"
+
+
 def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
+    """The user's course role; memoised on the user object (one query per request, not per call)."""
     if not user.is_authenticated:
         return None
-    names = {group.name for group in user.groups.all()}
-    for role in (INSTRUCTOR, TA, STUDENT):
-        if role in names:
-            return role
-    return None
+    if hasattr(user, _ROLE_CACHE_ATTR):
+        return getattr(user, _ROLE_CACHE_ATTR)
+    names = set(user.groups.values_list("name", flat=True))
+    role = next((name for name in (INSTRUCTOR, TA, STUDENT) if name in names), None)
+    setattr(user, _ROLE_CACHE_ATTR, role)
+    return role
+
+
+def role_cache_clear(user: AbstractBaseUser) -> None:
+    if hasattr(user, _ROLE_CACHE_ATTR):
+        delattr(user, _ROLE_CACHE_ATTR)
 
 
 def is_staff_member(user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import ApiToken, Profile
-from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, roles_sync
+from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 
 User = get_user_model()
 
@@ -121,6 +121,7 @@ def _apply_role(user: AbstractBaseUser, role: str) -> None:
     user.groups.remove(*[groups[name] for name in ROLES if name != role])
     user.groups.add(groups[role])
     user.is_staff = role in (TA, INSTRUCTOR)
+    role_cache_clear(user)
 
 
 def _upsert(row: RosterRow) -> str:
