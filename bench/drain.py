@@ -123,6 +123,13 @@ def _stop(procs: list[subprocess.Popen]) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _cpu_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine from /proc/stat (includes other users' load)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def _drain(student, assignment, count: int, source: str) -> tuple[float, dict[str, int]]:
     from django.db.models import Count
 
@@ -153,6 +160,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--redis", default=None)
+    parser.add_argument(
+        "--order", default="1,2", help="worker counts in run order, e.g. 2,1 to check order bias"
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     scratch = Path(tempfile.mkdtemp(prefix="pdc-drain-"))
@@ -179,14 +189,21 @@ def main() -> None:
     source = (ROOT / "gradinglab/problems/vector-add/solutions/triton/correct.py").read_text()
     web = _start_web(env, port, scratch / "web.log")
     results: dict[int, tuple[float, dict[str, int]]] = {}
+    cpu: dict[int, float] = {}
     try:
-        for n in (1, 2):
+        for n in (int(x) for x in args.order.split(",")):
+            busy0, total0 = _cpu_ticks()
             workers = _start_workers(n, env, scratch, str(n))
             try:
                 results[n] = _drain(student, assignment, args.count, source)
             finally:
                 _stop(workers)
-            print(f"{n} worker(s): {results[n][0]:.1f} s for {args.count} jobs {results[n][1]}")
+            busy1, total1 = _cpu_ticks()
+            cpu[n] = (busy1 - busy0) / max(1, total1 - total0)
+            print(
+                f"{n} worker(s): {results[n][0]:.1f} s for {args.count} jobs {results[n][1]}; "
+                f"machine CPU busy {100 * cpu[n]:.0f}% of {os.cpu_count()} cores"
+            )
     finally:
         _stop([web])
     one, two = results[1][0], results[2][0]
