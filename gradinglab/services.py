@@ -529,13 +529,28 @@ def worker_heartbeat(*, worker: WorkerNode, info: dict[str, Any]) -> None:
 # --- problem packages ------------------------------------------------------------------------
 
 
+RENDER_VERSION = b"statement-render-2"  # bump to re-render every statement on the next sync
+
+
 def _package_hash(path) -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(RENDER_VERSION)
     for name in ("problem.yaml", "reference.py", "starter.py", "starter.cu"):
         file = path / name
         if file.exists():
             digest.update(name.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
+
+
+def _loosen_lists(text: str) -> str:
+    """Markdown needs a blank line before a list; package authors often omit it."""
+    out: list[str] = []
+    for line in text.splitlines():
+        is_item = line.lstrip().startswith(("- ", "* ", "1. "))
+        if is_item and out and out[-1].strip() and not out[-1].lstrip().startswith(("- ", "* ")):
+            if not out[-1].startswith(" "):
+                out.append("")
+        out.append(line)
+    return "\n".join(out)
 
 
 def _problem_fields(problem) -> dict[str, Any]:
@@ -544,8 +559,8 @@ def _problem_fields(problem) -> dict[str, Any]:
     return {
         "title_zh": problem.title.get("zh", problem.slug),
         "title_en": problem.title.get("en", ""),
-        "statement_zh_html": render_markdown(problem.statement.get("zh", "")).html,
-        "statement_en_html": render_markdown(problem.statement.get("en", "")).html,
+        "statement_zh_html": render_markdown(_loosen_lists(problem.statement.get("zh", ""))).html,
+        "statement_en_html": render_markdown(_loosen_lists(problem.statement.get("en", ""))).html,
         "sections": list(problem.sections),
         "backends": list(problem.backends),
         "entry_point": dict(problem.entry_point),

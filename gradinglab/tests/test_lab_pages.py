@@ -25,6 +25,7 @@ def test_sync_problems_is_idempotent() -> None:
     assert second["unchanged"] == first["created"]
     problem = Problem.objects.get(slug="vector-add")
     assert "<math" in problem.statement_zh_html and problem.sections == ["sec-5-13"]
+    assert "<li>Triton" in problem.statement_zh_html  # the contract list renders as a list
 
 
 def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(client_a) -> None:
