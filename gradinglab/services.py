@@ -24,6 +24,7 @@ from gradinglab import conf, dispatch
 from gradinglab.models import (
     Assignment,
     GradingJob,
+    Problem,
     RegradeRun,
     Submission,
     SubmissionResult,
@@ -607,3 +608,27 @@ def problems_sync() -> dict[str, Any]:
     )
     counts["errors"] = errors
     return counts
+
+
+# Demo assignments for `make run`: two weeks to the due date, one more week of late window (days).
+_DEMO_DUE_DAYS, _DEMO_LATE_DAYS = 14, 7
+
+
+@transaction.atomic
+def assignments_publish_demo() -> int:
+    """Publish a CPU-graded assignment for every active problem that has none; returns how many.
+
+    Only for the embedded demo (`make run`): a real course publishes assignments in the admin.
+    """
+    now = timezone.now()
+    created = 0
+    for problem in Problem.objects.filter(active=True, assignments__isnull=True).order_by("slug"):
+        assignment = Assignment.objects.create(
+            problem=problem,
+            published=True,
+            due_at=now + timedelta(days=_DEMO_DUE_DAYS),
+            late_until=now + timedelta(days=_DEMO_DUE_DAYS + _DEMO_LATE_DAYS),
+        )
+        assignment_grade_item(assignment)
+        created += 1
+    return created

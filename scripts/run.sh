@@ -9,6 +9,8 @@ $PY manage.py migrate --noinput -v 0
 [ "${PDC_SKIP_IMPORT:-0}" = 1 ] || scripts/import_content.sh
 echo "== demo users"
 $PY manage.py create_demo_users
+$PY manage.py ensure_local_worker   # the CPU worker's API credential, also when imports are skipped
+$PY manage.py publish_demo_labs     # demo only: every problem published, graded on the CPU path
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
