@@ -44,8 +44,13 @@ def grade_item_ensure(
     category: str | None = None,
     due_at: datetime | None = None,
     weight: Decimal | int = 1,
+    late: dict[str, object] | None = None,
 ) -> GradeItem:
-    """Create the item or update its descriptive fields; keeps staff's release choice."""
+    """Create the item or update its descriptive fields; keeps staff's release choice.
+
+    ``late`` (late_policy, late_penalty_per_day, late_penalty_cap) is set only when given, so an
+    item whose policy staff set in the gradebook keeps it when its owner re-ensures the item.
+    """
     if Decimal(str(max_points)) <= 0:
         raise GradeError("max_points must be positive")
     fields = {
@@ -55,6 +60,7 @@ def grade_item_ensure(
         "max_points": Decimal(str(max_points)),
         "due_at": due_at,
         "weight": Decimal(str(weight)),
+        **(late or {}),
     }
     item, created = GradeItem.objects.get_or_create(key=key, defaults=fields)
     if not created and any(getattr(item, name) != value for name, value in fields.items()):

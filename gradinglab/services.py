@@ -286,24 +286,19 @@ def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | Non
 
 def assignment_grade_item(assignment: Assignment) -> GradeItem:
     """The assignment's gradebook item, with its due date and late policy kept in step."""
-    item = grade_item_ensure(
+    return grade_item_ensure(
         key=assignment.grade_item_key,
         title=f"实验：{assignment.display_title}",
         kind="lab",
         category="lab",
         max_points=assignment.points,
         due_at=assignment.due_at,
+        late={
+            "late_policy": assignment.late_policy,
+            "late_penalty_per_day": assignment.late_penalty_per_day,
+            "late_penalty_cap": assignment.late_penalty_cap,
+        },
     )
-    late = {
-        "late_policy": assignment.late_policy,
-        "late_penalty_per_day": assignment.late_penalty_per_day,
-        "late_penalty_cap": assignment.late_penalty_cap,
-    }
-    if any(getattr(item, k) != v for k, v in late.items()):
-        # grade_item_ensure has no late-policy arguments (yet): set the three data fields directly.
-        GradeItem.objects.filter(pk=item.pk).update(**late)
-        item.refresh_from_db()
-    return item
 
 
 def assignment_grade_sync(

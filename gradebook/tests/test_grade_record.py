@@ -134,3 +134,27 @@ def test_students_see_only_their_released_grades(student_a, student_b, ta, item)
     assert Grade.objects.visible_to(ta).count() == 2
     GradeItem.objects.filter(pk=item.pk).update(released=False)
     assert Grade.objects.visible_to(student_a).count() == 0
+
+
+@pytest.mark.django_db
+def test_grade_item_ensure_sets_late_policy_only_when_given(item) -> None:
+    late = {
+        "late_policy": "penalty",
+        "late_penalty_per_day": Decimal("20"),
+        "late_penalty_cap": Decimal("60"),
+    }
+    with_policy = grade_item_ensure(
+        key="lab:1", title="vector-add", kind="lab", max_points=100, late=late
+    )
+    assert (
+        with_policy.late_policy,
+        with_policy.late_penalty_per_day,
+        with_policy.late_penalty_cap,
+    ) == (
+        "penalty",
+        Decimal("20"),
+        Decimal("60"),
+    )
+    kept = grade_item_ensure(key="lab:1", title="vector-add", kind="lab", max_points=100)
+    kept.refresh_from_db()
+    assert (kept.late_policy, kept.late_penalty_per_day) == ("penalty", Decimal("20.00"))
