@@ -150,3 +150,30 @@ def env_broker_url(name: str, default: str) -> str:
             f"{name}={url!r}: unsupported broker scheme {scheme!r} (use redis://host:port/db or filesystem://)"
         )
     return url
+
+
+def env_cache(name: str, default: str, key_prefix: str = "") -> dict:
+    """CACHES["default"] from a URL: ``locmem://`` (one process only) or ``redis[s]://host:port/db``."""
+    url = env_str(name, default)
+    parsed = urlparse(url)
+    if parsed.scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pdclab"}
+    if parsed.scheme not in ("redis", "rediss"):
+        raise ImproperlyConfigured(
+            f"{name}={url!r}: unsupported cache scheme {parsed.scheme!r} "
+            "(use redis://host:port/db, or locmem:// for a single process)"
+        )
+    try:
+        port = parsed.port
+    except ValueError:
+        port = -1
+    db = parsed.path.lstrip("/")
+    if not parsed.hostname or port == -1 or (db and not db.isdigit()):
+        raise ImproperlyConfigured(
+            f"{name}={url!r}: expected redis://host:port/db with a numeric port and database"
+        )
+    return {
+        "BACKEND": "pdcsite.cache.RedisCache",  # Django's, reusing its redis.Redis client
+        "LOCATION": url,
+        "KEY_PREFIX": key_prefix,
+    }

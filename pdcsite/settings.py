@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from pdcsite.env import (
     env_bool,
     env_broker_url,
+    env_cache,
     env_choice,
     env_int,
     env_list,
@@ -69,6 +70,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: sees the final headers of the lecture pages it keeps for the fast path.
+    "lectures.fastpath.FastPathStoreMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -144,15 +147,26 @@ MEDIA_URL = "/media/"
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "pdclab",
-    }
-}
-
-# Sessions read through the cache (falls back to the database): saves a query on every page.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# One shared cache for every web process (Redis) in production; locmem only suits one process:
+# with several gunicorn workers each would keep its own copy, and a logout or a changed mark in
+# one worker would not reach the others.
+CACHES = {"default": env_cache("CACHE_URL", "locmem://")}
+CACHE_SHARED = CACHES["default"]["BACKEND"] == "pdcsite.cache.RedisCache"
+# Sessions read through the cache (saves a query per page) only when the cache is shared;
+# otherwise straight from the database, so a logout holds in every process at once.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if CACHE_SHARED
+    else "django.contrib.sessions.backends.db"
+)
+# Signed-in lecture pages served from the shared cache without the Django request cycle
+# (lectures/fastpath.py). Needs the shared cache: invalidation must reach every process.
+LECTURE_FAST_PATH = env_bool("PDC_LECTURE_FAST_PATH", CACHE_SHARED)
+if LECTURE_FAST_PATH and not CACHE_SHARED:
+    raise ImproperlyConfigured(
+        "PDC_LECTURE_FAST_PATH=true needs CACHE_URL=redis://…: the fast path's invalidation must "
+        "reach every web process"
+    )
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -244,6 +258,8 @@ if DJANGO_ENV == "test":
     DATABASES["default"]["TEST"] = {"NAME": f"test_pdclab_{_RUN_ID}"}
     if CELERY_BROKER_URL.startswith("redis"):
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = f"{_RUN_ID}:"
+    if CACHE_SHARED:
+        CACHES["default"]["KEY_PREFIX"] = _RUN_ID
     PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher"
     ]  # fast hashing in tests only

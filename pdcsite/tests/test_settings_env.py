@@ -35,6 +35,7 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
                 "CSRF_",
                 "PDC_",
                 "LOG_LEVEL",
+                "CACHE_URL",
             )
         )
     }
@@ -67,6 +68,11 @@ BAD_VALUES = [
     ("CELERY_VISIBILITY_TIMEOUT", "-1"),
     ("LOG_LEVEL", "LOUD"),
     ("SECRET_KEY", ""),
+    ("CACHE_URL", "memcached://cache:11211"),
+    ("CACHE_URL", "redis://cache:port/0"),
+    ("CACHE_URL", "redis://cache:6379/sessions"),
+    ("PDC_LECTURE_FAST_PATH", "yes please"),
+    ("PDC_LECTURE_FAST_PATH", "true"),  # needs a shared cache: CACHE_URL is locmem here
 ]
 
 
