@@ -6,3 +6,8 @@ class LecturesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lectures"
     verbose_name = _("讲义")
+
+    def ready(self) -> None:
+        from lectures import signals
+
+        signals.connect()

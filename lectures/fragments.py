@@ -59,6 +59,8 @@ def page_cache_key(request, lecture, neighbours) -> str | None:
 
     if len(get_messages(request)):
         return None
+    from accounts.roles import is_staff_member
+
     user = request.user
     parts = [
         f"{lecture.pk}:{lecture.revision}",
@@ -66,6 +68,7 @@ def page_cache_key(request, lecture, neighbours) -> str | None:
         ",".join(f"{n.number}:{n.title}" if n else "-" for n in neighbours),
         getattr(request, "LANGUAGE_CODE", ""),
         f"{user.pk}:{user.get_short_name()}:{user.get_username()}:{user.is_staff}:{user.is_superuser}",
+        f"course-staff:{is_staff_member(user)}",  # the header's admin link follows the role
         request.META.get("CSRF_COOKIE", ""),
     ]
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]

@@ -10,6 +10,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from lectures import fastpath
 from lectures.content import (
     ContentError,
     ParsedLecture,
@@ -125,6 +126,7 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
 
 def lecture_bump_revision(*, lecture_id: int) -> None:
     Lecture.objects.filter(pk=lecture_id).update(revision=F("revision") + 1)
+    fastpath.bump_content()
 
 
 @transaction.atomic
@@ -192,4 +194,5 @@ def section_read_set(*, user, section: Section, read: bool) -> bool:
         SectionRead.objects.get_or_create(user=user, section=section)
     else:
         SectionRead.objects.filter(user=user, section=section).delete()
+    fastpath.bump_user(user.pk)
     return read

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from lectures import fragments, selectors, services
+from lectures import fastpath, fragments, selectors, services
 from lectures.search import normalize_query, search_sections
 
 
@@ -34,16 +34,20 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
     if at is None:
         raise Http404("no such lecture")
     stub = index[at]
+    ticket = fastpath.ticket(request, number)  # before rendering: see lectures/fastpath.py
     neighbours = (index[at - 1] if at > 0 else None, index[at + 1] if at + 1 < len(index) else None)
     get_token(request)  # the cached page embeds the token: make sure the cookie goes out too
     key = fragments.page_cache_key(request, stub, neighbours)
     cached = cache.get(key) if key else None
     if cached is not None:
-        return HttpResponse(cached)
-    read_ids = selectors.read_section_ids_for(user=request.user, lecture_id=stub.pk)
-    response = _render_lecture(request, stub.pk, read_ids, neighbours)
-    if key:
-        cache.set(key, response.content, fragments.PAGE_CACHE_SECONDS)
+        response = HttpResponse(cached)
+    else:
+        read_ids = selectors.read_section_ids_for(user=request.user, lecture_id=stub.pk)
+        response = _render_lecture(request, stub.pk, read_ids, neighbours)
+        if key:
+            cache.set(key, response.content, fragments.PAGE_CACHE_SECONDS)
+    if key:  # no key: the page showed flash messages, which must not be replayed
+        response.lecture_fast_ticket = ticket
     return response
 
 
