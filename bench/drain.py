@@ -90,12 +90,18 @@ def _start_web(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
     )
 
 
-def _start_workers(n: int, env: dict[str, str], log_dir: Path, tag: str) -> list[subprocess.Popen]:
+def _start_workers(
+    n: int, env: dict[str, str], log_dir: Path, tag: str, pin: bool = False
+) -> list[subprocess.Popen]:
     procs = []
     for i in range(n):
-        cmd = [str(BIN / "celery"), "-A", "gradinglab.worker", "worker", "-Q", "grade-cpu",
-               "--pool", "prefork", "--concurrency", "1", "--hostname", f"bench{tag}-{i}@%h",
-               "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip
+        # --pin: worker i (its Celery child and every sandbox it starts inherit the affinity) runs
+        # on core i only, as a GPU host runs one worker per GPU: each worker gets one unit of
+        # compute in both runs, so the ratio measures the pipeline's scaling, not the box's cores.
+        cmd = ["taskset", "-c", str(i % (os.cpu_count() or 1))] if pin else []
+        cmd += [str(BIN / "celery"), "-A", "gradinglab.worker", "worker", "-Q", "grade-cpu",
+                "--pool", "prefork", "--concurrency", "1", "--hostname", f"bench{tag}-{i}@%h",
+                "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip
         out = (log_dir / f"worker-{tag}-{i}.log").open("ab")
         procs.append(
             subprocess.Popen(
@@ -163,6 +169,9 @@ def main() -> None:
     parser.add_argument(
         "--order", default="1,2", help="worker counts in run order, e.g. 2,1 to check order bias"
     )
+    parser.add_argument(
+        "--pin", action="store_true", help="pin worker i to core i (one core per worker)"
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     scratch = Path(tempfile.mkdtemp(prefix="pdc-drain-"))
@@ -193,7 +202,7 @@ def main() -> None:
     try:
         for n in (int(x) for x in args.order.split(",")):
             busy0, total0 = _cpu_ticks()
-            workers = _start_workers(n, env, scratch, str(n))
+            workers = _start_workers(n, env, scratch, str(n), pin=args.pin)
             try:
                 results[n] = _drain(student, assignment, args.count, source)
             finally:
@@ -213,7 +222,8 @@ def main() -> None:
         f"| 2 | {two:.1f} | {60 * args.count / two:.1f} |\n\n"
         f"speedup 2 vs 1: {one / two:.2f}x (target >= 1.8x)\n"
         f"date {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} CPUs, "
-        f"1-min load average before the run: {load_before:.1f}"
+        f"1-min load average before the run: {load_before:.1f}; "
+        f"{'each worker pinned to its own core' if args.pin else 'workers not pinned'}"
     )
     shutil.rmtree(scratch, ignore_errors=True)
 

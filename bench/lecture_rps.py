@@ -3,13 +3,19 @@
 Both are served by gunicorn (same worker count and class), measured one after the other in one
 run by the same asyncio load generator holding 32 concurrent clients:
 
-- dynamic: ``GET /lectures/3/`` as a signed-in student through Django (session, auth, per-user
-  "读完了" buttons and progress; the lecture body comes from the fragment cache);
+- dynamic: ``GET /lectures/3/`` as a signed-in student, the way production serves it: Redis as
+  the shared cache, so a revisit is answered by the lecture fast path (lectures/fastpath.py: the
+  stored page after live session, CSRF-cookie and stamp checks) without the Django request cycle;
+- full cycle (reference): the same page with the fast path switched off
+  (``PDC_LECTURE_FAST_PATH=false``): session, auth, per-user "读完了" buttons and progress through
+  every middleware, the lecture body from the fragment cache;
 - static: the byte-identical HTML saved to a file and served by WhiteNoise under gunicorn.
 
-Run: ``.venv/bin/python bench/lecture_rps.py`` (about a minute; a throwaway SQLite database and
-static root under a temp dir), or with ``BENCH_PG_URL=postgres://…/db`` to use a scratch database on
-that PostgreSQL server as production does. Prints a Markdown section for docs/benchmarks.md.
+Run: ``make services`` once, then ``.venv/bin/python bench/lecture_rps.py`` (about two minutes; a
+throwaway SQLite database and static root under a temp dir, Redis database 8 of the `make services`
+server as the cache), or with ``BENCH_PG_URL=postgres://…/db`` to use a scratch database on that
+PostgreSQL server as production does; ``BENCH_REDIS_URL=redis://host:port/db`` picks another Redis
+database (it is flushed). Prints a Markdown section for docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -110,13 +116,33 @@ def drop_database(name: str | None) -> None:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def bench_cache() -> str:
+    """A Redis database for the shared cache (flushed first): BENCH_REDIS_URL or var/test.env's."""
+    url = os.environ.get("BENCH_REDIS_URL")
+    if not url:
+        env_file = ROOT / "var" / "test.env"
+        ports = [
+            line.split("=", 1)[1].strip()
+            for line in (env_file.read_text().splitlines() if env_file.exists() else [])
+            if line.startswith("REDIS_PORT=")
+        ]
+        if not ports:
+            sys.exit("no Redis for the cache: run `make services` or set BENCH_REDIS_URL")
+        url = f"redis://127.0.0.1:{ports[0]}/8"
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
 def prepare(tmp: Path, database_url: str) -> tuple[dict[str, str], str]:
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k not in ("DJANGO_ENV", "PDC_TEST_RUN_ID")},
         "DJANGO_ENV": "development",
         "DEBUG": "false",
         "PDC_VAR_DIR": str(tmp),
         "DATABASE_URL": database_url,
+        "CACHE_URL": bench_cache(),
     }
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
@@ -200,12 +226,12 @@ async def run_load(name: str, port: int, path: str, cookie: str) -> Result:
     return Result(name, counters["ok"], counters["err"], elapsed, latencies, counters["bytes"])
 
 
-def report(dynamic: Result, static: Result, floor: Result, database: str) -> str:
+def report(dynamic: Result, full: Result, static: Result, floor: Result, database: str) -> str:
     ratio = dynamic.rps / static.rps
     rows = [
         f"| {r.name} | {r.rps:.0f} | {r.pct(0.5):.1f} | {r.pct(0.99):.1f} | "
         f"{statistics.fmean(r.latencies_ms):.1f} | {r.requests} | {r.errors} | {r.bytes_per_response} |"
-        for r in (dynamic, static, floor)
+        for r in (dynamic, full, static, floor)
     ]
     verdict = (
         f"ratio {ratio:.2f}× static (target ≥ {TARGET_RATIO}×: "
@@ -216,7 +242,7 @@ def report(dynamic: Result, static: Result, floor: Result, database: str) -> str
         [
             f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()} "
             f"({os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}, "
-            f"database {database}), "
+            f"database {database}, cache Redis), "
             f"gunicorn {WORKERS} sync workers each, {CONCURRENCY} concurrent clients, "
             f"{DURATION_S:.0f} s measured after {WARMUP_S:.0f} s warm-up, command "
             "`.venv/bin/python bench/lecture_rps.py`.",
@@ -225,8 +251,9 @@ def report(dynamic: Result, static: Result, floor: Result, database: str) -> str
             "|---|---|---|---|---|---|---|---|",
             *rows,
             "",
-            f"Result: {verdict}. The empty Django view reaches "
-            f"{floor.rps / static.rps:.2f}× static on the same server.",
+            f"Result: {verdict}. Without the fast path the page reaches "
+            f"{full.rps / static.rps:.2f}× static; the empty Django view "
+            f"{floor.rps / static.rps:.2f}×.",
         ]
     )
 
@@ -236,13 +263,13 @@ def main() -> None:
         tmp = Path(tmpdir)
         database_url, scratch_db = bench_database(tmp)
         try:
-            dynamic, static, floor = measure(tmp, database_url)
+            dynamic, full, static, floor = measure(tmp, database_url)
         finally:
             drop_database(scratch_db)
-    print(report(dynamic, static, floor, database_url.split(":", 1)[0]))
+    print(report(dynamic, full, static, floor, database_url.split(":", 1)[0]))
 
 
-def measure(tmp: Path, database_url: str) -> tuple[Result, Result, Result]:
+def measure(tmp: Path, database_url: str) -> tuple[Result, Result, Result, Result]:
     env, session = prepare(tmp, database_url)
     path = f"/lectures/{LECTURE}/"
     app = start_gunicorn("pdcsite.wsgi:application", app_port := free_port(), env)
@@ -252,12 +279,24 @@ def measure(tmp: Path, database_url: str) -> tuple[Result, Result, Result]:
         status, _, html = asyncio.run(fetch(app_port, path, cookie))
         if status != 200 or b'id="sec-3-4"' not in html:
             raise RuntimeError(f"lecture page answered {status}; is the content imported?")
+        if asyncio.run(fetch(app_port, path, cookie))[2] != html:
+            raise RuntimeError("the revisit differs from the stored page: is the fast path on?")
         static_root = tmp / "static-html"
         (static_root / "lectures" / str(LECTURE)).mkdir(parents=True)
         (static_root / "lectures" / str(LECTURE) / "index.html").write_bytes(html)
-        dynamic = asyncio.run(run_load("Django lecture page", app_port, path, cookie))
+        dynamic = asyncio.run(run_load("lecture page (fast path)", app_port, path, cookie))
         # Reference point, not a target: the cheapest Django view (one SELECT 1, full middleware).
         floor = asyncio.run(run_load("Django /healthz (floor)", app_port, "/healthz", cookie))
+    finally:
+        app.terminate()
+        app.wait()
+    full_env = {**env, "PDC_LECTURE_FAST_PATH": "false"}
+    app = start_gunicorn("pdcsite.wsgi:application", full_port := free_port(), full_env)
+    try:
+        status, _, same = asyncio.run(fetch(full_port, path, cookie))
+        if status != 200 or len(same) != len(html):
+            raise RuntimeError(f"full-cycle lecture page answered {status}, {len(same)} bytes")
+        full = asyncio.run(run_load("lecture page, full Django cycle", full_port, path, cookie))
     finally:
         app.terminate()
         app.wait()
@@ -269,7 +308,7 @@ def measure(tmp: Path, database_url: str) -> tuple[Result, Result, Result]:
     finally:
         server.terminate()
         server.wait()
-    return dynamic, static, floor
+    return dynamic, full, static, floor
 
 
 if __name__ == "__main__":
