@@ -108,14 +108,18 @@ def _secure(environ: dict[str, Any]) -> bool:
 
 # -- storing (inside Django) ----------------------------------------------------------------------
 def ticket(request: HttpRequest, number: int) -> dict[str, Any] | None:
-    """Called by the lecture view before it renders: what an entry for this page must match."""
-    if not settings.LECTURE_FAST_PATH or request.method != "GET" or request.GET:
+    """Called by the lecture view: what an entry for this page must match, or None.
+
+    The stamps were read by the middleware when the request came in, before the user row or any
+    lecture row was read, so a change committed during this request leaves the entry unservable.
+    """
+    early = getattr(request, "_lecture_fast_stamps", None)
+    if early is None or request.GET:
         return None
-    user = request.user
-    stamps = _current_stamps(user.pk)
-    if stamps is None:
+    user_id, stamps = early
+    if user_id != str(request.user.pk):
         return None
-    return {"number": number, "uid": str(user.pk), "stamps": stamps}
+    return {"number": number, "uid": user_id, "stamps": stamps}
 
 
 class FastPathStoreMiddleware:
@@ -133,6 +137,24 @@ class FastPathStoreMiddleware:
             except Exception:  # the page was served; only the shortcut is lost
                 log.exception("lecture fast path: could not store the page")
         return response
+
+    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: Any) -> None:
+        """Just before the view: the session exists (SessionMiddleware ran), the user row is not
+        read yet (request.user is lazy until the view's login check)."""
+        if settings.LECTURE_FAST_PATH and request.method == "GET" and PATH.match(request.path_info):
+            self._read_stamps(request)
+
+    @staticmethod
+    def _read_stamps(request: HttpRequest) -> None:
+        try:
+            # The session (not the user row) names the user: nothing of the page is read yet.
+            user_id = request.session.get(SESSION_KEY)
+            stamps = _current_stamps(user_id) if user_id else None
+        except Exception:
+            log.exception("lecture fast path: could not read the stamps")
+            return
+        if stamps is not None:
+            request._lecture_fast_stamps = (user_id, stamps)
 
 
 def _store(request: HttpRequest, response: HttpResponse, found: dict[str, Any]) -> None:

@@ -34,7 +34,7 @@ def lecture_detail(request: HttpRequest, number: int) -> HttpResponse:
     if at is None:
         raise Http404("no such lecture")
     stub = index[at]
-    ticket = fastpath.ticket(request, number)  # before rendering: see lectures/fastpath.py
+    ticket = fastpath.ticket(request, number)  # stamps read before the page: lectures/fastpath.py
     neighbours = (index[at - 1] if at > 0 else None, index[at + 1] if at + 1 < len(index) else None)
     get_token(request)  # the cached page embeds the token: make sure the cookie goes out too
     key = fragments.page_cache_key(request, stub, neighbours)

@@ -272,3 +272,26 @@ def test_disabled_fast_path_never_answers(imported, settings, client_a) -> None:
     cookies = _browser(app, client_a)
     replies = [_call(app, "/lectures/3/", cookies) for _ in range(3)]
     assert all(r.status == 200 and not r.fast for r in replies)
+
+
+def test_a_change_committed_during_the_render_leaves_that_page_unservable(
+    imported, app, client_a, commits, monkeypatch
+) -> None:
+    from lectures import fastpath, selectors
+
+    cookies = _browser(app, client_a)
+    real_index = selectors.lecture_index
+
+    def index_then_change(*, user):
+        rows = real_index(user=user)  # the page has read the user's marks...
+        with commits(execute=True):  # ...when another request commits a change of this user's
+            fastpath.bump_user(user.pk)
+        return rows
+
+    monkeypatch.setattr(selectors, "lecture_index", index_then_change)
+    rendered = _call(app, "/lectures/3/", cookies)
+    monkeypatch.undo()
+    assert rendered.status == 200 and not rendered.fast
+    # Stored under the stamps read before the render: never served, the next visit renders anew.
+    assert not _call(app, "/lectures/3/", cookies).fast
+    assert _call(app, "/lectures/3/", cookies).fast
