@@ -80,6 +80,11 @@ def section_hash(title: str, body_md: str) -> str:
     return hashlib.sha256(f"{title}\n\0{body_md}".encode()).hexdigest()
 
 
+def lecture_header_hash(title: str, module: str, overview_md: str, intro_md: str) -> str:
+    """What staff can edit on a lecture row (the sections have their own hashes)."""
+    return hashlib.sha256("\n\0".join((title, module, overview_md, intro_md)).encode()).hexdigest()
+
+
 def plain_text(markdown_text: str) -> str:
     """Searchable text: Markdown escapes and math delimiters dropped, whitespace collapsed."""
     text = MD_ESCAPE_RE.sub(r"\1", markdown_text).replace("&lt;", "<").replace("$", " ")

@@ -23,6 +23,9 @@ class Lecture(models.Model):
     intro_html = models.TextField(editable=False, default="")
     source_path = models.CharField(_("源文件"), max_length=300, editable=False, default="")
     content_hash = models.CharField(max_length=64, editable=False, default="")
+    # Hash of title, module, overview and introduction as last imported: when the row's own
+    # fields no longer hash to it, staff edited them in the admin ("" = not known yet).
+    header_hash = models.CharField(max_length=64, editable=False, default="")
     imported_at = models.DateTimeField(_("导入时间"), null=True, editable=False)
     # Bumped by every import change and staff edit; cached pages are keyed on it, so a page cached
     # in any web process goes stale the moment this row changes.

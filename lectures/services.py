@@ -16,6 +16,7 @@ from lectures.content import (
     ParsedLecture,
     ParsedPage,
     ParsedSection,
+    lecture_header_hash,
     parse_lecture,
     parse_page,
     plain_text,
@@ -67,6 +68,28 @@ def _is_staff_edited(row: Section) -> bool:
     return section_hash(row.title, row.body_md) != row.import_hash
 
 
+def _file_header_hash(parsed: ParsedLecture) -> str:
+    return lecture_header_hash(parsed.title, parsed.module, parsed.overview, parsed.intro_md)
+
+
+def _header_kept(
+    lecture: Lecture, parsed: ParsedLecture, force: bool, report: ImportReport
+) -> bool:
+    """True when staff edited the lecture's own fields since the import and the file now says
+    something else: the edit is kept and reported, as for sections, unless ``force``."""
+    current = lecture_header_hash(
+        lecture.title, lecture.module, lecture.overview_md, lecture.intro_md
+    )
+    edited = bool(lecture.header_hash) and current != lecture.header_hash
+    if not edited or force or current == _file_header_hash(parsed):
+        return False
+    report.conflicts.append(
+        f"{parsed.path.name}: lecture {parsed.number} title/module/overview/introduction "
+        "edited in admin; kept (use --force)"
+    )
+    return True
+
+
 @transaction.atomic
 def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportReport:
     """Create or update one lecture from a parsed file; staff edits win unless ``force``."""
@@ -75,13 +98,16 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         number=parsed.number, defaults={"title": parsed.title}
     )
     lecture_changed = created or lecture.content_hash != parsed.content_hash
-    if lecture_changed:
+    if lecture_changed and _header_kept(lecture, parsed, force, report):
+        lecture_changed = False  # staff's title/overview/intro stay; the sections still import
+    elif lecture_changed:
         lecture.title, lecture.module = parsed.title, parsed.module
         lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
         lecture.intro_md = parsed.intro_md
         lecture.intro_html = render_markdown(parsed.intro_md, link=section_url).html
         lecture.source_path = parsed.path.name
         lecture.content_hash = parsed.content_hash
+        lecture.header_hash = _file_header_hash(parsed)
         lecture.imported_at = timezone.now()
         lecture.save()
     existing = {s.slug: s for s in lecture.sections.select_for_update()}

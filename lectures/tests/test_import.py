@@ -150,3 +150,32 @@ def test_staff_edit_is_kept_and_reported_unless_forced(content_dir: Path, instru
     section = Section.objects.get(slug="sec-3-4")
     assert forced.conflicts == [] and "文件里的新说法" in section.body_html
     assert section.edited_at is None
+
+
+def test_staff_edit_of_a_lecture_overview_is_kept_and_reported_unless_forced(
+    content_dir: Path,
+) -> None:
+    from lectures.services import lecture_save_staff_edit
+
+    _import(content_dir)
+    lecture = Lecture.objects.get(number=4)
+    lecture.overview_md = "助教重写的本讲概述。"
+    lecture_save_staff_edit(lecture=lecture)
+    assert _import(content_dir).conflicts == []  # file unchanged: nothing to decide, edit kept
+    assert Lecture.objects.get(number=4).overview_md == "助教重写的本讲概述。"
+
+    path = content_dir / "lecture-04.md"
+    text = path.read_text(encoding="utf-8")
+    old_title = Lecture.objects.get(number=4).title
+    path.write_text(text.replace(old_title, old_title + "（修订）", 1), encoding="utf-8")
+    report = _import(content_dir)
+    assert len(report.conflicts) == 1 and "lecture 4" in report.conflicts[0]
+    kept = Lecture.objects.get(number=4)
+    assert kept.overview_md == "助教重写的本讲概述。" and kept.title == old_title
+    assert len(_import(content_dir).conflicts) == 1  # reported again until decided
+
+    forced = _import(content_dir, force=True)
+    lecture = Lecture.objects.get(number=4)
+    assert forced.conflicts == [] and lecture.title == old_title + "（修订）"
+    assert lecture.overview_md != "助教重写的本讲概述。"
+    assert _import(content_dir).conflicts == []
