@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from accounts.roles import STUDENT
 from gradebook import calc
@@ -63,11 +64,14 @@ def _row_points(raw: str, item: GradeItem) -> tuple[Decimal | None, str]:
     try:
         value = Decimal(raw)
     except InvalidOperation:
-        return None, f"points {raw!r} is not a number"
+        return None, _("分数“%(points)s”不是数字。") % {"points": raw}
     if not value.is_finite() or value < 0 or value > item.max_points:
-        return None, f"points {raw} outside 0…{item.max_points}"
+        return None, _("分数 %(points)s 超出 0…%(max)s 的范围。") % {
+            "points": raw,
+            "max": item.max_points,
+        }
     if value != value.quantize(Decimal("0.01")):
-        return None, f"points {raw} has more than two decimals"
+        return None, _("分数 %(points)s 的小数超过两位。") % {"points": raw}
     return value, ""
 
 
@@ -76,13 +80,13 @@ def import_parse(text: str, *, item: GradeItem) -> list[ImportRow]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = {name.strip() for name in reader.fieldnames or []}
     if "points" not in header or not header & {"student_id", "username"}:
-        raise ImportRowsError([(1, "the header needs points and student_id (or username)")])
+        raise ImportRowsError([(1, _("表头需要 points 列，以及 student_id（或 username）列。"))])
     students, seen = _students_by_key(), {}
     rows: list[ImportRow] = []
     errors: list[tuple[int, str]] = []
     for number, record in enumerate(reader, start=2):
         if number > MAX_IMPORT_ROWS + 1:
-            raise ImportRowsError([(number, f"more than {MAX_IMPORT_ROWS} rows")])
+            raise ImportRowsError([(number, _("超过 %(max)s 行。") % {"max": MAX_IMPORT_ROWS})])
         values = {(k or "").strip(): (v or "").strip() for k, v in record.items() if k}
         key = values.get("student_id") or values.get("username") or ""
         if not values.get("points"):
@@ -90,9 +94,14 @@ def import_parse(text: str, *, item: GradeItem) -> list[ImportRow]:
         student = students.get(key)
         points, problem = _row_points(values["points"], item)
         if student is None:
-            problem = f"no student {key!r} on the roster" if key else "student_id is empty"
+            problem = (
+                _("名单中没有学生“%(key)s”。") % {"key": key} if key else _("student_id 为空。")
+            )
         elif student.pk in seen:
-            problem = f"student {key!r} appears again (first on line {seen[student.pk]})"
+            problem = _("学生“%(key)s”再次出现（首次在第 %(line)s 行）。") % {
+                "key": key,
+                "line": seen[student.pk],
+            }
         if problem:
             errors.append((number, problem))
             continue

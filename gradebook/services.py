@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
@@ -24,15 +25,18 @@ def _quantize(points: Decimal | int | float | str) -> Decimal:
     try:
         value = Decimal(str(points)).quantize(_CENT)
     except Exception as exc:  # decimal.InvalidOperation and friends
-        raise GradeError(f"points {points!r} is not a number") from exc
+        raise GradeError(_("分数“%(points)s”不是数字。") % {"points": points}) from exc
     if not value.is_finite():
-        raise GradeError(f"points {points!r} is not finite")
+        raise GradeError(_("分数“%(points)s”不是有限的数。") % {"points": points})
     return value
 
 
 def _check_range(item: GradeItem, value: Decimal) -> None:
     if value < 0 or value > item.max_points:
-        raise GradeError(f"points {value} outside 0…{item.max_points} for {item.key}")
+        raise GradeError(
+            _("%(item)s 的分数 %(points)s 超出 0…%(max)s 的范围。")
+            % {"item": item.key, "points": value, "max": item.max_points}
+        )
 
 
 def grade_item_ensure(
@@ -52,7 +56,7 @@ def grade_item_ensure(
     item whose policy staff set in the gradebook keeps it when its owner re-ensures the item.
     """
     if Decimal(str(max_points)) <= 0:
-        raise GradeError("max_points must be positive")
+        raise GradeError(_("满分必须大于 0。"))
     fields = {
         "title": title,
         "kind": kind,
@@ -122,7 +126,7 @@ def grade_record(
     value = _quantize(points)
     _check_range(item, value)
     if source not in Grade.Source.values:
-        raise GradeError(f"unknown source {source!r}")
+        raise GradeError(_("未知的成绩来源“%(source)s”。") % {"source": source})
     now = timezone.now()
     grade, created = _locked_grade(student, item, source, now)
     if not created and grade.auto_points == value and grade.submitted_at == submitted_at:
@@ -157,7 +161,7 @@ def grade_override(
 ) -> Grade:
     """Staff set a score by hand. A reason is required; the override survives later automatic posts."""
     if not reason or not reason.strip():
-        raise GradeError("an override needs a reason")
+        raise GradeError(_("人工改分需要填写原因。"))
     value = _quantize(points)
     _check_range(item, value)
     now = timezone.now()
@@ -185,10 +189,12 @@ def grade_override_clear(
 ) -> Grade:
     """Remove an override; the automatic score (or 0 if none) becomes the score again."""
     if not reason or not reason.strip():
-        raise GradeError("clearing an override needs a reason")
+        raise GradeError(_("撤销人工改分需要填写原因。"))
     grade = Grade.objects.select_for_update().filter(student=student, item=item).first()
     if grade is None:
-        raise GradeError(f"{item.key} has no score for this student, so no override to clear")
+        raise GradeError(
+            _("该学生在 %(item)s 上没有成绩，因此没有可撤销的人工改分。") % {"item": item.key}
+        )
     if grade.override_points is None:
         return grade
     old = grade.points
@@ -258,13 +264,15 @@ def extension_grant(
     Replaces any earlier extension of the same item; late penalties are recomputed from it when shown.
     """
     if (due_at is None) == (extra_days is None):
-        raise GradeError("give either a new due date or a number of extra days")
+        raise GradeError(_("请填写新截止时间或延长天数（二选一）。"))
     if extra_days is not None and not 1 <= extra_days <= 365:
-        raise GradeError("extra days must be between 1 and 365")
+        raise GradeError(_("延长天数必须在 1–365 天之间。"))
     if extra_days is not None and item.due_at is None:
-        raise GradeError(f"{item.key} has no due date to extend; give a new due date")
+        raise GradeError(
+            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": item.key}
+        )
     if due_at is not None and timezone.is_naive(due_at):
-        raise GradeError("the new due date needs a time zone")
+        raise GradeError(_("新截止时间需要带时区。"))
     now = timezone.now()
     extension, _created = Extension.objects.update_or_create(
         student=student,
@@ -294,7 +302,7 @@ def extension_grant(
 def extension_revoke(
     *, student: AbstractBaseUser, item: GradeItem, actor: AbstractBaseUser, reason: str = ""
 ) -> bool:
-    deleted, _ = Extension.objects.filter(student=student, item=item).delete()
+    deleted, _per_model = Extension.objects.filter(student=student, item=item).delete()
     if deleted:
         _note(
             item=item,
@@ -318,7 +326,7 @@ def excusal_set(
 ) -> bool:
     """Excuse a student from an item (it leaves their totals) or take that back. Reason required."""
     if not reason or not reason.strip():
-        raise GradeError("excusing (or un-excusing) needs a reason")
+        raise GradeError(_("免做（或撤销免做）需要填写原因。"))
     now = timezone.now()
     if excused:
         _obj, changed = Excusal.objects.get_or_create(
@@ -345,15 +353,15 @@ def regrade_request_create(
 ) -> RegradeRequest:
     message, ref = (message or "").strip(), (ref or "").strip()
     if not message:
-        raise GradeError("say what should be looked at again")
+        raise GradeError(_("请填写需要复核的内容。"))
     if len(message) > _MESSAGE_MAX:
-        raise GradeError(f"the message is longer than {_MESSAGE_MAX} characters")
+        raise GradeError(_("说明超过了 %(max)s 个字符。") % {"max": _MESSAGE_MAX})
     if len(ref) > _REF_MAX or not all(ch.isalnum() or ch in ":-_." for ch in ref):
-        raise GradeError(f"reference {ref!r} is not of the form kind:id")
+        raise GradeError(_("引用“%(ref)s”不是 kind:id 的形式。") % {"ref": ref})
     if RegradeRequest.objects.filter(
         student=student, item=item, ref=ref, status=RegradeRequest.Status.OPEN
     ).exists():
-        raise GradeError("you already have an open request for this")
+        raise GradeError(_("你已有一个针对此项的待处理复核申请。"))
     return RegradeRequest.objects.create(
         student=student, item=item, ref=ref, message=message, created_at=timezone.now()
     )
@@ -371,17 +379,20 @@ def regrade_request_resolve(
     """Answer a request: accept with a new score (an audited override) or decline with a reason."""
     response = (response or "").strip()
     if not response:
-        raise GradeError("an answer to the student is required")
+        raise GradeError(_("需要填写给学生的答复。"))
     request = RegradeRequest.objects.select_for_update().select_related("item", "student")
     request = request.get(pk=request_id)
     if request.status != RegradeRequest.Status.OPEN:
-        raise GradeError(f"request #{request.pk} is already {request.status}")
+        raise GradeError(
+            _("复核申请 #%(pk)s 已处理（%(status)s）。")
+            % {"pk": request.pk, "status": request.get_status_display()}
+        )
     current = Grade.objects.filter(student=request.student, item=request.item).first()
     request.old_points = current.points if current else None
     now = timezone.now()
     if accept:
         if points is None or str(points).strip() == "":
-            raise GradeError("accepting a request needs the new score")
+            raise GradeError(_("改分需要填写新分数。"))
         grade = grade_override(
             student=request.student,
             item=request.item,
@@ -424,7 +435,9 @@ def grades_import(*, item: GradeItem, text: str, actor: AbstractBaseUser) -> Imp
     quiz or lab autograder; staff overrides stay in force, as with any automatic post.
     """
     if item.kind not in EXTERNAL_KINDS:
-        raise GradeError(f"{item.key} is graded on the platform; import only exam/other items")
+        raise GradeError(
+            _("%(item)s 在平台上评分；只能导入考试或其他类的成绩项。") % {"item": item.key}
+        )
     rows = import_parse(text, item=item)
     changed = 0
     for row in rows:

@@ -93,9 +93,9 @@ def test_bad_csv_imports_nothing_and_names_the_rows(
     response = _upload(client_ta, text, item=item.pk)
     page = response.content.decode()
     assert response.status_code == 400
-    for line, reason in [(3, "no student"), (4, "outside 0"), (5, "not a number"), (6, "again")]:
-        assert f"第 {line} 行" in page and reason in page
-    assert "第 2 行" not in page
+    for line, reason in [(3, "名单中没有学生"), (4, "超出 0…"), (5, "不是数字"), (6, "再次出现")]:
+        assert f"第 {line} 行：" in page and reason in page
+    assert "第 2 行：" not in page  # line 2 is fine (the duplicate on line 6 names it)
     assert list(Grade.objects.values_list("student__username", "points")) == [
         ("student_a", Decimal("10.00"))
     ]
@@ -117,7 +117,7 @@ def test_failed_import_does_not_leave_a_new_item(client_ta, student_a) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "text,needle",
-    [("name,score\na,1\n", "header needs points"), ("student_id,points\n", None)],
+    [("name,score\na,1\n", "表头需要 points"), ("student_id,points\n", None)],
 )
 def test_header_errors(client_ta, make_item, text, needle) -> None:
     item = make_item("exam:mid", kind="exam")

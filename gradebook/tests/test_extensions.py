@@ -81,7 +81,7 @@ def test_extension_makes_a_missing_item_not_yet_due(student_a, ta, make_item, pa
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "kwargs,match",
-    [({}, "either"), ({"extra_days": 0}, "between"), ({"extra_days": 2, "due_at": "x"}, "either")],
+    [({}, "二选一"), ({"extra_days": 0}, "1–365"), ({"extra_days": 2, "due_at": "x"}, "二选一")],
 )
 def test_bad_extensions_are_refused_and_write_nothing(
     student_a, ta, make_item, past_due, kwargs, match

@@ -72,7 +72,7 @@ def test_record_is_atomic_when_the_audit_row_fails(student_a, item, monkeypatch)
 @pytest.mark.django_db
 def test_override_survives_regrade_and_clearing_restores(student_a, ta, item) -> None:
     grade_record(student=student_a, item=item, points=40, source="lab")
-    with pytest.raises(GradeError, match="reason"):
+    with pytest.raises(GradeError, match="原因"):
         grade_override(student=student_a, item=item, points=90, actor=ta, reason="  ")
     grade_override(
         student=student_a, item=item, points=90, actor=ta, reason="timing noise on GPU 3"

@@ -60,7 +60,7 @@ def test_override_without_reason_or_out_of_range_changes_nothing(
     no_reason = _override(client_ta, student_a, item, "90", "")
     too_high = _override(client_ta, student_a, item, "101", "typo")
     assert (no_reason.status_code, too_high.status_code) == (400, 400)
-    assert "outside 0" in too_high.content.decode()
+    assert "超出 0…100.00" in too_high.content.decode()
     assert Grade.objects.get().points == Decimal("40.00")
     assert GradeEvent.objects.count() == 1
 
@@ -72,4 +72,4 @@ def test_clearing_an_absent_grade_is_a_clear_error(client_ta, student_a, make_it
         f"/grades/staff/students/{student_a.pk}/override_clear/",
         {"override_clear-item": item.pk, "override_clear-reason": "r"},
     )
-    assert response.status_code == 400 and "has no score" in response.content.decode()
+    assert response.status_code == 400 and "没有成绩" in response.content.decode()

@@ -116,7 +116,7 @@ def test_bad_requests_are_refused(client_a, lab, data, status) -> None:
 def test_one_open_request_per_item_and_ref(client_a, lab) -> None:
     assert _ask(client_a, lab).status_code == 302
     duplicate = _ask(client_a, lab)
-    assert duplicate.status_code == 400 and "already" in duplicate.content.decode()
+    assert duplicate.status_code == 400 and "待处理复核申请" in duplicate.content.decode()
     assert _ask(client_a, lab, ref="submission:124").status_code == 302
     assert RegradeRequest.objects.count() == 2
 
@@ -129,6 +129,6 @@ def test_accepting_with_an_impossible_score_changes_nothing(client_a, client_ta,
         f"/grades/regrades/{request.pk}/",
         {"decision": "accept", "points": "150", "response": "满分"},
     )
-    assert response.status_code == 400 and "outside 0" in response.content.decode()
+    assert response.status_code == 400 and "超出 0…" in response.content.decode()
     request.refresh_from_db()
     assert request.status == "open" and not GradeEvent.objects.filter(action="override").exists()
