@@ -42,6 +42,15 @@ def _env_file() -> dict[str, str]:
     return {k.strip(): v.strip() for k, v in pairs}
 
 
+def _flushed_cache(env: dict[str, str]) -> str:
+    """Redis database 10 of the `make services` server, emptied, as the web app's cache."""
+    import redis
+
+    url = f"redis://127.0.0.1:{env['REDIS_PORT']}/10"
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -254,6 +263,8 @@ def main() -> None:
             "DJANGO_ENV": "development",
             "DEBUG": "false",
             "LOG_LEVEL": "WARNING",
+            # Production's shape: Redis as the shared cache, sessions read through it.
+            "CACHE_URL": _flushed_cache(env),
         }
     )
     server = None
@@ -326,7 +337,8 @@ def _report(r: dict, args: argparse.Namespace) -> None:
     ok = r["errors"] == 0 and r["lost"] == 0 and r["p95"] < 150 and r["wall_s"] < 60
     lines = [
         f"- students: {r['students']} × {ANSWERS_PER_STUDENT} autosaves + start + submit; "
-        f"gunicorn {r['workers']} sync workers; PostgreSQL (throwaway, `make services`)",
+        f"gunicorn {r['workers']} sync workers; PostgreSQL (throwaway, `make services`); "
+        "Redis cache (`CACHE_URL`, sessions `cached_db`)",
         f"- wall time: {r['wall_s']:.1f} s (target < 60 s)",
         f"- autosaves: {r['autosaves']}; errors: {r['errors']}; lost answers: {r['lost']}; "
         f"attempts left open: {r['unsubmitted']}; students without a grade: {r['gradeless']}",
