@@ -65,7 +65,12 @@ def _stamp_keys(user_id: int | str) -> list[str]:
 
 def _bump(key: str) -> None:
     def write() -> None:
-        cache.set(key, uuid.uuid4().hex, None)
+        try:
+            cache.set(key, uuid.uuid4().hex, None)
+        except Exception:  # the write has committed; a cache outage must not turn it into a 500
+            # Stored pages then live out their ENTRY_SECONDS at most (lookups fail over to Django
+            # while the cache is down).
+            log.exception("lecture fast path: could not replace stamp %s", key)
 
     transaction.on_commit(write)  # after commit: no render can read old rows under a new stamp
 

@@ -173,7 +173,9 @@ def env_cache(name: str, default: str, key_prefix: str = "") -> dict:
             f"{name}={url!r}: expected redis://host:port/db with a numeric port and database"
         )
     return {
-        "BACKEND": "pdcsite.cache.RedisCache",  # Django's, reusing its redis.Redis client
+        "BACKEND": "pdcsite.cache.RedisCache",  # Django's, reusing its client, fail-soft
         "LOCATION": url,
         "KEY_PREFIX": key_prefix,
+        # Seconds: a hung Redis must cost a page a moment, not hang every web process.
+        "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
     }

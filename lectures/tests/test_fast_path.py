@@ -295,3 +295,26 @@ def test_a_change_committed_during_the_render_leaves_that_page_unservable(
     # Stored under the stamps read before the render: never served, the next visit renders anew.
     assert not _call(app, "/lectures/3/", cookies).fast
     assert _call(app, "/lectures/3/", cookies).fast
+
+
+def test_a_cache_outage_neither_breaks_pages_nor_writes(
+    imported, settings, client_a, student_a, commits
+) -> None:
+    """Redis down (a port nothing listens on): pages come from Django, a mark is still saved."""
+    settings.CACHES = {
+        "default": {"BACKEND": "pdcsite.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # falls back to the DB
+    settings.LECTURE_FAST_PATH = True
+    app = FastPathApp(WSGIHandler())
+    cookies = {
+        settings.SESSION_COOKIE_NAME: client_a.cookies[settings.SESSION_COOKIE_NAME].value,
+        settings.CSRF_COOKIE_NAME: "c" * 32,
+    }
+    page = _call(app, "/lectures/3/", cookies)
+    assert page.status == 200 and b'id="sec-3-4"' in page.body
+    section = Section.objects.get(slug="sec-3-4")
+    with commits(execute=True):
+        response = client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"})
+    assert response.status_code == 302
+    assert SectionRead.objects.filter(user=student_a, section=section).exists()

@@ -53,3 +53,20 @@ def test_redis_backend_reuses_one_client_and_round_trips() -> None:
     assert backend.get_many(["k", "n", "missing"]) == {"k": {"a": [1, 2]}, "n": 7}
     backend.delete_many(["k", "n"])
     assert backend.get("k") is None
+
+
+def test_unreachable_redis_misses_and_drops_writes_instead_of_failing(caplog) -> None:
+    import pdcsite.cache as pdc_cache
+    from pdcsite.cache import RedisCache
+
+    pdc_cache._last_logged = 0.0
+    options = {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
+    down = RedisCache("redis://127.0.0.1:1/0", options)  # nothing listens on port 1
+    assert down.get("k", "default") == "default"
+    assert down.get_many(["a", "b"]) == {}
+    assert down.add("k", 1) is False and down.has_key("k") is False
+    down.set("k", 1)
+    down.delete("k")
+    down.set_many({"a": 1})
+    errors = [r for r in caplog.records if r.name == "pdcsite.cache"]
+    assert len(errors) == 1 and "cache unreachable" in errors[0].getMessage()  # once a minute
