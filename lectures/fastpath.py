@@ -226,18 +226,14 @@ def _session_and_stamps(session_key: str, user_id: str) -> tuple[dict[str, Any],
     stamp_keys = _stamp_keys(user_id)
     if settings.SESSION_CACHE_ALIAS == "default" and hasattr(store, "cache_key_prefix"):
         session_cache_key = store.cache_key_prefix + session_key
-        found = _get_many([session_cache_key, *stamp_keys])
+        found = cache.get_many([session_cache_key, *stamp_keys])
         session = found.get(session_cache_key)
         if session is None:  # not cached (evicted, or never read since login): the engine's way
             session = store.load()
     else:
         session = store.load()
-        found = _get_many(stamp_keys)
+        found = cache.get_many(stamp_keys)
     return session, tuple(found.get(k) for k in stamp_keys)
-
-
-def _get_many(keys: list[str]) -> dict[str, Any]:
-    return cache.get_many(keys)
 
 
 def _valid(entry: dict[str, Any], csrf: str, session: dict[str, Any], stamps: tuple) -> bool:
@@ -261,14 +257,15 @@ def lookup(environ: dict[str, Any]) -> tuple[list[tuple[str, str]], bytes] | Non
     csrf = cookies.get(settings.CSRF_COOKIE_NAME)
     if not session_key or not csrf or MESSAGES_COOKIE in cookies:
         return None
-    if settings.SECURE_SSL_REDIRECT and not _secure(environ):
+    secure = _secure(environ)
+    if settings.SECURE_SSL_REDIRECT and not secure:
         return None  # Django answers with the redirect
     key = _entry_key(
         session_key,
         int(match[1]),
         cookies.get(settings.LANGUAGE_COOKIE_NAME, ""),
         environ.get("HTTP_HOST", ""),
-        _secure(environ),
+        secure,
     )
     entry = _local.get(key)
     if entry is None:

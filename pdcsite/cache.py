@@ -34,6 +34,15 @@ def _unreachable(operation: str, exc: Exception) -> None:
         log.error("cache unreachable (%s: %s); serving without it", operation, exc)
 
 
+def _soft(operation: str, fallback: Any, call: Any, *args: Any) -> Any:
+    """``call(*args)``, or ``fallback`` (logged) when Redis cannot be reached."""
+    try:
+        return call(*args)
+    except UNREACHABLE as exc:
+        _unreachable(operation, exc)
+        return fallback
+
+
 class _ReusingClient(RedisCacheClient):
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         index = self._get_connection_pool_index(write)
@@ -44,65 +53,31 @@ class _ReusingClient(RedisCacheClient):
         return client
 
     def get(self, key: Any, default: Any) -> Any:
-        try:
-            return super().get(key, default)
-        except UNREACHABLE as exc:
-            _unreachable("get", exc)
-            return default
+        return _soft("get", default, super().get, key, default)
 
     def get_many(self, keys: Any) -> dict[Any, Any]:
-        try:
-            return super().get_many(keys)
-        except UNREACHABLE as exc:
-            _unreachable("get_many", exc)
-            return {}
+        return _soft("get_many", {}, super().get_many, keys)
 
     def has_key(self, key: Any) -> bool:
-        try:
-            return super().has_key(key)
-        except UNREACHABLE as exc:
-            _unreachable("has_key", exc)
-            return False
+        return _soft("has_key", False, super().has_key, key)
 
     def add(self, key: Any, value: Any, timeout: Any) -> bool:
-        try:
-            return super().add(key, value, timeout)
-        except UNREACHABLE as exc:
-            _unreachable("add", exc)
-            return False
+        return _soft("add", False, super().add, key, value, timeout)
 
     def set(self, key: Any, value: Any, timeout: Any) -> None:
-        try:
-            super().set(key, value, timeout)
-        except UNREACHABLE as exc:
-            _unreachable("set", exc)
+        _soft("set", None, super().set, key, value, timeout)
 
     def set_many(self, data: Any, timeout: Any) -> list[Any]:
-        try:
-            return super().set_many(data, timeout)
-        except UNREACHABLE as exc:
-            _unreachable("set_many", exc)
-            return list(data)
+        return _soft("set_many", list(data), super().set_many, data, timeout)
 
     def touch(self, key: Any, timeout: Any) -> bool:
-        try:
-            return super().touch(key, timeout)
-        except UNREACHABLE as exc:
-            _unreachable("touch", exc)
-            return False
+        return _soft("touch", False, super().touch, key, timeout)
 
     def delete(self, key: Any) -> bool:
-        try:
-            return super().delete(key)
-        except UNREACHABLE as exc:
-            _unreachable("delete", exc)
-            return False
+        return _soft("delete", False, super().delete, key)
 
     def delete_many(self, keys: Any) -> None:
-        try:
-            super().delete_many(keys)
-        except UNREACHABLE as exc:
-            _unreachable("delete_many", exc)
+        _soft("delete_many", None, super().delete_many, keys)
 
 
 class RedisCache(DjangoRedisCache):

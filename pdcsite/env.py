@@ -152,7 +152,7 @@ def env_broker_url(name: str, default: str) -> str:
     return url
 
 
-def env_cache(name: str, default: str, key_prefix: str = "") -> dict:
+def env_cache(name: str, default: str) -> dict:
     """CACHES["default"] from a URL: ``locmem://`` (one process only) or ``redis[s]://host:port/db``."""
     url = env_str(name, default)
     parsed = urlparse(url)
@@ -175,7 +175,6 @@ def env_cache(name: str, default: str, key_prefix: str = "") -> dict:
     return {
         "BACKEND": "pdcsite.cache.RedisCache",  # Django's, reusing its client, fail-soft
         "LOCATION": url,
-        "KEY_PREFIX": key_prefix,
         # Seconds: a hung Redis must cost a page a moment, not hang every web process.
         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
     }
