@@ -16,7 +16,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,23 +24,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from bench.common import free_port, services_redis  # noqa: E402
+
 BIN = Path(sys.executable).parent
 READY_TIMEOUT_S = 180  # seconds for a worker to import torch/triton and report ready
 DRAIN_TIMEOUT_S = 3600  # seconds; generous for 100 jobs on one loaded core
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _redis_from_test_env() -> str:
-    env_file = ROOT / "var" / "test.env"
-    for line in env_file.read_text().splitlines() if env_file.exists() else []:
-        if line.startswith("REDIS_PORT="):
-            return f"redis://127.0.0.1:{line.split('=', 1)[1].strip()}/7"
-    raise SystemExit("no Redis: run `make services` or pass --redis")
 
 
 def _django(env: dict[str, str]) -> None:
@@ -175,7 +163,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     scratch = Path(tempfile.mkdtemp(prefix="pdc-drain-"))
-    port = _free_port()
+    port = free_port()
     env = {
         k: v
         for k, v in os.environ.items()
@@ -184,7 +172,7 @@ def main() -> None:
     env.update(
         DJANGO_SETTINGS_MODULE="pdcsite.settings",
         PDC_VAR_DIR=str(scratch),
-        CELERY_BROKER_URL=args.redis or _redis_from_test_env(),
+        CELERY_BROKER_URL=args.redis or services_redis(7),
         PDC_API_URL=f"http://127.0.0.1:{port}",
         PDC_WORKER_KIND="cpu",
         PYTHONUNBUFFERED="1",

@@ -35,6 +35,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.common import free_port, services_redis  # noqa: E402
+
 PYTHON = sys.executable
 CONCURRENCY = 32  # simultaneous clients, each with one request in flight
 DURATION_S = 15.0  # measured seconds per server
@@ -80,12 +83,6 @@ class Result:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def manage(env: dict[str, str], *args: str) -> str:
     cmd = [PYTHON, "manage.py", *args]
     return subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
@@ -120,15 +117,7 @@ def bench_cache() -> str:
     """A Redis database for the shared cache (flushed first): BENCH_REDIS_URL or var/test.env's."""
     url = os.environ.get("BENCH_REDIS_URL")
     if not url:
-        env_file = ROOT / "var" / "test.env"
-        ports = [
-            line.split("=", 1)[1].strip()
-            for line in (env_file.read_text().splitlines() if env_file.exists() else [])
-            if line.startswith("REDIS_PORT=")
-        ]
-        if not ports:
-            sys.exit("no Redis for the cache: run `make services` or set BENCH_REDIS_URL")
-        url = f"redis://127.0.0.1:{ports[0]}/8"
+        return services_redis(8, flush=True)
     import redis
 
     redis.Redis.from_url(url).flushdb()

@@ -18,7 +18,6 @@ import asyncio
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,33 +27,13 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.common import free_port, services_env, services_redis  # noqa: E402
+
 ANSWERS_PER_STUDENT = 20
 START_SPREAD_S = 8.0  # students arrive over the first 8 s
 THINK_S = (1.3, 2.7)  # seconds between two answers of one student (uniform): ~2 s per answer
 HTTP_TIMEOUT_S = 30.0
-
-
-def _env_file() -> dict[str, str]:
-    path = ROOT / "var" / "test.env"
-    if not path.exists():
-        sys.exit("var/test.env missing: run `make services` first")
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
-    return {k.strip(): v.strip() for k, v in pairs}
-
-
-def _flushed_cache(env: dict[str, str]) -> str:
-    """Redis database 10 of the `make services` server, emptied, as the web app's cache."""
-    import redis
-
-    url = f"redis://127.0.0.1:{env['REDIS_PORT']}/10"
-    redis.Redis.from_url(url).flushdb()
-    return url
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _create_database(base_url: str, name: str) -> str:
@@ -253,7 +232,7 @@ def main() -> None:
     parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
     args = parser.parse_args()
 
-    env = _env_file()
+    env = services_env()
     db_name = f"pdclab_bench_{os.getpid()}"
     db_url = _create_database(env["DATABASE_URL"], db_name)
     os.environ.update(
@@ -264,13 +243,13 @@ def main() -> None:
             "DEBUG": "false",
             "LOG_LEVEL": "WARNING",
             # Production's shape: Redis as the shared cache, sessions read through it.
-            "CACHE_URL": _flushed_cache(env),
+            "CACHE_URL": services_redis(10, flush=True),
         }
     )
     server = None
     try:
         setup = _setup(args.students)
-        port = _free_port()
+        port = free_port()
         server = subprocess.Popen(
             [
                 str(ROOT / ".venv/bin/gunicorn"),
