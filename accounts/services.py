@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
+from pdcsite.errors import LineErrors
 
 User = get_user_model()
 
@@ -23,12 +24,8 @@ ROSTER_OPTIONAL = ("section",)
 _MAX_ROSTER_ROWS = 20000  # a course is far smaller; guards against a wrong file
 
 
-class RosterError(Exception):
+class RosterError(LineErrors):
     """The roster file is invalid; `errors` lists (line number, reason)."""
-
-    def __init__(self, errors: list[tuple[int, str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"line {line}: {reason}" for line, reason in errors))
 
 
 @dataclass(frozen=True)

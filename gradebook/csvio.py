@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.roles import STUDENT
 from gradebook import calc
 from gradebook.models import Grade, GradeItem
+from pdcsite.errors import LineErrors
 
 User = get_user_model()
 
@@ -34,12 +35,8 @@ ITEM_COLUMNS = (
 )
 
 
-class ImportRowsError(ValueError):
+class ImportRowsError(LineErrors):
     """The file is not imported; `errors` names each bad line (1 = the header)."""
-
-    def __init__(self, errors: list[tuple[int, str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"line {line}: {reason}" for line, reason in errors))
 
 
 @dataclass(frozen=True)
