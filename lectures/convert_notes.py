@@ -1,7 +1,7 @@
 """Convert the plain-text course notes into one Markdown file per lecture.
 
 Usage: ``.venv/bin/python -m lectures.convert_notes [NOTES] [OUT_DIR]``
-(defaults: ``<repo>/../shared/seed/course-notes.zh.txt`` and ``<repo>/content/lectures``).
+(defaults: ``<repo>/content/source/course-notes.zh.txt`` and ``<repo>/content/lectures``).
 
 Reproducible on purpose: every editorial change (code-block languages, 编者补充 supplements) lives
 in this module or in ``notes_supplements.py``, so re-running the script regenerates the content.
@@ -19,6 +19,7 @@ import yaml
 from lectures.notes import (
     BULLET_RE,
     LECTURE_RE,
+    NOTES_PATH,
     ORDERED_RE,
     SECTION_RE,
     CodeBlock,
@@ -28,7 +29,7 @@ from lectures.notes import (
 from lectures.notes_supplements import SUPPLEMENTS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_NOTES = REPO_ROOT.parent / "shared" / "seed" / "course-notes.zh.txt"
+DEFAULT_NOTES = NOTES_PATH
 DEFAULT_OUT = REPO_ROOT / "content" / "lectures"
 
 # The syllabus module table is lost in the notes; lectures are grouped by the reading order the

@@ -1,4 +1,4 @@
-"""Parser for the plain-text course notes (``shared/seed/course-notes.zh.txt``).
+"""Parser for the plain-text course notes (``content/source/course-notes.zh.txt``).
 
 The notes are plain text without markup: lecture headings (``第 N 讲 · …``), numbered section
 headings (``N.M …`` / ``N.M.K …``), short sub-heading lines, ``•`` bullets (nested by two spaces)
@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# The notes live in the repository (a clone needs nothing beside it); the single path every
+# converter, importer and test reads.
+NOTES_PATH = Path(__file__).resolve().parent.parent / "content" / "source" / "course-notes.zh.txt"
 
 LECTURE_RE = re.compile(r"^第 (?P<num>\d+) 讲 · (?P<title>.+)$")
 SECTION_RE = re.compile(r"^(?P<num>\d+\.\d+(?:\.\d+)?) (?P<title>\S.*)$")

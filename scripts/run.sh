@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `make run`: embedded defaults (SQLite + filesystem broker under var/), web on 127.0.0.1:8000 and one
-# CPU grading worker. Ctrl-C stops both.
+# CPU grading worker. Ctrl-C stops both. PDC_PORT picks the port; the site URL (links, the worker
+# credential) and the worker's API URL follow it, so results come back to this server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PORT=${PDC_PORT:-8000}
+export PDC_SITE_URL=${PDC_SITE_URL:-http://127.0.0.1:$PORT}
+export PDC_API_URL=${PDC_API_URL:-$PDC_SITE_URL}
 PY=.venv/bin/python
 mkdir -p var
 $PY manage.py migrate --noinput -v 0
@@ -18,7 +22,7 @@ trap cleanup INT TERM EXIT
 .venv/bin/celery -A pdcsite worker -Q grade-cpu,default --pool prefork --concurrency 1 \
   --hostname "cpu@%h" --loglevel INFO -B &
 pids+=($!)
-$PY manage.py runserver "127.0.0.1:${PDC_PORT:-8000}" --noreload &
+$PY manage.py runserver "127.0.0.1:$PORT" --noreload &
 pids+=($!)
-echo "PDC Lab: http://127.0.0.1:${PDC_PORT:-8000}/  (Ctrl-C stops the web server and the worker)"
+echo "PDC Lab: $PDC_SITE_URL/  (Ctrl-C stops the web server and the worker)"
 wait -n "${pids[@]}"

@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from lectures.notes import NOTES_PATH
+
 CONTENT = Path(settings.BASE_DIR) / "content"
-NOTES = Path(settings.BASE_DIR).parent / "shared" / "seed" / "course-notes.zh.txt"
+NOTES = NOTES_PATH
 
 
 @pytest.fixture(scope="module")

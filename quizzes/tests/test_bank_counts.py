@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from lectures.notes import NOTES_PATH
 from quizzes.bank import load_bank_dir, notes_anchors
 from quizzes.generators import generate
 
 BANK_DIR = settings.BASE_DIR / "content" / "quizzes"
-NOTES = settings.BASE_DIR.parent / "shared" / "seed" / "course-notes.zh.txt"
+NOTES = NOTES_PATH
 LECTURES = {1, 2, 3, 4, 5, 7, 8, 9, 10}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lectures.notes import NOTES_PATH
 from quizzes.bank import BankError, BankFile, load_bank_file, notes_anchors
 from quizzes.services import bank_import_file, quizzes_ensure_defaults
 
@@ -17,8 +18,7 @@ def default_dir() -> Path:
 
 
 def notes_path() -> Path:
-    # CI clones the repository with shared/ beside it, never at an absolute /work path.
-    return settings.BASE_DIR.parent / "shared" / "seed" / "course-notes.zh.txt"
+    return NOTES_PATH
 
 
 class Command(BaseCommand):
