@@ -1,23 +1,33 @@
-"""Writes for accounts: roster import, demo users, API tokens."""
+"""Writes for accounts: roster import and invitations, demo users, API tokens."""
 
 from __future__ import annotations
 
 import csv
 import io
+import logging
+import smtplib
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
 
 User = get_user_model()
+log = logging.getLogger("accounts")
 
 ROSTER_COLUMNS = ("student_id", "name", "email", "role")
 ROSTER_OPTIONAL = ("section",)
@@ -43,6 +53,8 @@ class RosterResult:
     created: int
     updated: int
     unchanged: int
+    # Users of the file who cannot log in yet (new, or never set a password): whom to invite.
+    pending_ids: tuple[int, ...] = ()
 
 
 def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None, list[str]]:
@@ -158,7 +170,65 @@ def roster_import(*, text: str) -> RosterResult:
     counts = {"created": 0, "updated": 0, "unchanged": 0}
     for row in rows:
         counts[_upsert(row)] += 1
-    return RosterResult(**counts)
+    pending = User.objects.filter(
+        username__in=[row.student_id for row in rows], password__startswith="!"
+    )  # "!" starts every unusable password (django.contrib.auth.hashers.UNUSABLE_PASSWORD_PREFIX)
+    return RosterResult(**counts, pending_ids=tuple(pending.values_list("pk", flat=True)))
+
+
+def password_set_url(user: AbstractBaseUser) -> str:
+    """An absolute one-time link to set the user's password (Django's reset-token flow)."""
+    path = reverse(
+        "accounts:password_reset_confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+    return settings.PDC_SITE_URL.rstrip("/") + path
+
+
+def roster_invite(user: AbstractBaseUser) -> bool:
+    """E-mail the user a set-your-password link; False (nothing sent) when there is no address.
+
+    The link is a password-reset token: it expires after PASSWORD_RESET_TIMEOUT and stops working
+    once any password is set, so a forwarded or repeated invitation cannot be replayed.
+    """
+    if not user.email or not user.is_active:
+        return False
+    context = {
+        "user": user,
+        "url": password_set_url(user),
+        "course": settings.PDC_COURSE_NAME,
+        "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
+    }
+    subject = render_to_string("accounts/email/invite_subject.txt", context).strip()
+    body = render_to_string("accounts/email/invite_body.txt", context)
+    send_mail(subject, body, None, [user.email])
+    return True
+
+
+@dataclass(frozen=True)
+class InviteResult:
+    sent: int
+    skipped: int  # no e-mail address, or inactive
+    failed: tuple[str, ...]  # usernames whose mail the server refused; re-run to retry
+
+
+def roster_invite_many(*, user_ids: tuple[int, ...] | list[int]) -> InviteResult:
+    """Invite each user; one refused address or a mail-server hiccup never stops the others."""
+    sent = skipped = 0
+    failed: list[str] = []
+    for user in User.objects.filter(pk__in=user_ids).order_by("username"):
+        try:
+            if roster_invite(user):
+                sent += 1
+            else:
+                skipped += 1
+        except (smtplib.SMTPException, OSError):
+            log.exception("invitation to %s failed", user.username)
+            failed.append(user.username)
+    return InviteResult(sent=sent, skipped=skipped, failed=tuple(failed))
 
 
 def user_create_with_role(
@@ -185,6 +255,22 @@ DEMO_USERS = (
     ("ta1", TA),
     ("instructor1", INSTRUCTOR),
 )
+
+
+def api_tokens_revoke_all(*, user: AbstractBaseUser) -> int:
+    """Revoke every live token of the user (after a password change or reset); returns how many."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> bool:
+    """Revoke one of the user's own tokens; False when it is not theirs or already revoked."""
+    return bool(
+        ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    )
 
 
 def api_token_create(*, user: AbstractBaseUser, label: str = "cli") -> str:

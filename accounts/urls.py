@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import ResetOrSetPasswordForm
 
 app_name = "accounts"
 urlpatterns = [
@@ -17,6 +18,32 @@ urlpatterns = [
     path(
         "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
     ),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            form_class=ResetOrSetPasswordForm,
+            success_url=reverse_lazy("accounts:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            success_url=reverse_lazy("accounts:password_reset_complete")
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_create, name="token_create"),
+    path("profile/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),
 ]

@@ -1,19 +1,37 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 
+# The raw token waits in the session for exactly one profile page: POST-redirect-GET, so that a
+# reload never posts again (and never silently replaces the token the student just copied).
+_NEW_TOKEN_KEY = "accounts_new_token"
 
+
+@never_cache
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", selectors.profile_context(user=request.user))
+    context = selectors.profile_context(user=request.user)
+    context["new_token"] = request.session.pop(_NEW_TOKEN_KEY, None)
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
-    raw = services.api_token_create(user=request.user)
-    context = selectors.profile_context(user=request.user) | {"new_token": raw}
-    return render(request, "accounts/profile.html", context)
+    request.session[_NEW_TOKEN_KEY] = services.api_token_create(user=request.user)
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    if not services.api_token_revoke(user=request.user, token_id=pk):
+        raise Http404("no such live token of yours")
+    messages.success(request, _("令牌已吊销。"))
+    return redirect("accounts:profile")

@@ -178,3 +178,47 @@ def env_cache(name: str, default: str) -> dict:
         # Seconds: a hung Redis must cost a page a moment, not hang every web process.
         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
     }
+
+
+def env_email(name: str, default: str) -> dict[str, object]:
+    """E-mail settings from one URL: ``console://`` (print to stdout), ``smtp://user:pw@host:port``
+    (plain, STARTTLS upgrade with ``?tls=1``) or ``smtps://…`` (implicit TLS)."""
+    url = env_str(name, default)
+    parsed = urlparse(url)
+    if parsed.scheme == "console":
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+            "EMAIL_HOST": "localhost",
+            "EMAIL_PORT": 25,
+            "EMAIL_HOST_USER": "",
+            "EMAIL_HOST_PASSWORD": "",
+            "EMAIL_USE_SSL": False,
+            "EMAIL_USE_TLS": False,
+            "EMAIL_TIMEOUT": 10,
+        }
+    if parsed.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured(
+            f"{name}: unsupported scheme {parsed.scheme!r} (use smtp://user:password@host:587?tls=1, "
+            "smtps://…:465 or console://)"
+        )
+    try:
+        port = parsed.port
+    except ValueError:
+        port = -1
+    options = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
+    if not parsed.hostname or port == -1 or set(options) - {"tls"}:
+        raise ImproperlyConfigured(
+            f"{name}: expected smtp[s]://[user:password@]host[:port][?tls=1] (the only option is tls)"
+        )
+    implicit_tls = parsed.scheme == "smtps"
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parsed.hostname,
+        "EMAIL_PORT": port or (465 if implicit_tls else 25),
+        "EMAIL_HOST_USER": unquote(parsed.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parsed.password or ""),
+        "EMAIL_USE_SSL": implicit_tls,
+        "EMAIL_USE_TLS": not implicit_tls and options.get("tls", "0") in _TRUE,
+        # Seconds: a hung mail server must not hold a web worker for long.
+        "EMAIL_TIMEOUT": 10,
+    }

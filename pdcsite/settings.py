@@ -16,6 +16,7 @@ from pdcsite.env import (
     env_broker_url,
     env_cache,
     env_choice,
+    env_email,
     env_int,
     env_list,
     env_origins,
@@ -118,10 +119,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: revokes the user's CLI tokens on every password change (accounts/passwords.py).
+    {"NAME": "accounts.passwords.RevokeApiTokensOnChange"},
 ]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
+# Password reset and roster invitation links stay valid this long (seconds: 3 days).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600, minimum=600)
+
+# --- E-mail (password reset, roster invitations) ----------------------------------------------
+# Development prints mail to the console; production sends through SMTP (EMAIL_URL, see env.py).
+_EMAIL = env_email("EMAIL_URL", "smtp://localhost:25" if PRODUCTION else "console://")
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST, EMAIL_PORT = _EMAIL["EMAIL_HOST"], _EMAIL["EMAIL_PORT"]
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _EMAIL["EMAIL_HOST_USER"], _EMAIL["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_SSL, EMAIL_USE_TLS = _EMAIL["EMAIL_USE_SSL"], _EMAIL["EMAIL_USE_TLS"]
+EMAIL_TIMEOUT = _EMAIL["EMAIL_TIMEOUT"]  # seconds
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "PDC Lab <noreply@localhost>")
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "中文"), ("en", "English")]

@@ -37,7 +37,7 @@ def test_home_requires_login(client) -> None:
 
 @pytest.mark.django_db
 def test_token_is_shown_once_and_only_its_hash_stored(client_a, student_a) -> None:
-    response = client_a.post(reverse("accounts:token_create"))
+    response = client_a.post(reverse("accounts:token_create"), follow=True)
     html = response.content.decode()
     start = html.index('id="new-token">') + len('id="new-token">')
     raw = html[start : html.index("</code>", start)]

@@ -73,6 +73,10 @@ BAD_VALUES = [
     ("CACHE_URL", "redis://cache:6379/sessions"),
     ("PDC_LECTURE_FAST_PATH", "yes please"),
     ("PDC_LECTURE_FAST_PATH", "true"),  # needs a shared cache: CACHE_URL is locmem here
+    ("EMAIL_URL", "sendmail://localhost"),
+    ("EMAIL_URL", "smtp://mail.example.edu:port"),
+    ("EMAIL_URL", "smtp://mail.example.edu:587?starttls=1"),
+    ("PASSWORD_RESET_TIMEOUT", "60"),
 ]
 
 
@@ -123,3 +127,20 @@ def test_check_deploy_is_clean_in_production() -> None:
     result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PROD_OK)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_email_url_gives_smtp_settings(monkeypatch) -> None:
+    from pdcsite.env import env_email
+
+    monkeypatch.setenv("EMAIL_URL", "smtp://pdc%40example.edu:s3cr%2Ft@mail.example.edu:587?tls=1")
+    smtp = env_email("EMAIL_URL", "console://")
+    assert smtp["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (smtp["EMAIL_HOST"], smtp["EMAIL_PORT"]) == ("mail.example.edu", 587)
+    assert (smtp["EMAIL_HOST_USER"], smtp["EMAIL_HOST_PASSWORD"]) == ("pdc@example.edu", "s3cr/t")
+    assert smtp["EMAIL_USE_TLS"] and not smtp["EMAIL_USE_SSL"]
+    monkeypatch.setenv("EMAIL_URL", "smtps://mail.example.edu")
+    ssl = env_email("EMAIL_URL", "console://")
+    assert ssl["EMAIL_PORT"] == 465 and ssl["EMAIL_USE_SSL"] and not ssl["EMAIL_USE_TLS"]
+    monkeypatch.delenv("EMAIL_URL")
+    console = env_email("EMAIL_URL", "console://")
+    assert console["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"

@@ -2,16 +2,23 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.services import RosterError, roster_import
+from accounts.services import RosterError, roster_import, roster_invite_many
 
 
 class Command(BaseCommand):
-    help = "Import a roster CSV (student_id,name,email,role[,section]); atomic, re-runnable."
+    help = (
+        "Import a roster CSV (student_id,name,email,role[,section]); atomic, re-runnable. "
+        "Everyone in the file who has no password yet gets an invitation e-mail with a "
+        "set-your-password link (--no-invite to skip)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--no-invite", action="store_true", help="import only; send no invitation e-mail"
+        )
 
-    def handle(self, *args, file: Path, **options) -> None:
+    def handle(self, *args, file: Path, no_invite: bool, **options) -> None:
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -24,3 +31,15 @@ class Command(BaseCommand):
         self.stdout.write(
             f"roster imported: {result.created} created, {result.updated} updated, {result.unchanged} unchanged"
         )
+        if no_invite:
+            return
+        invites = roster_invite_many(user_ids=result.pending_ids)
+        self.stdout.write(
+            f"invitations (to users without a password): {invites.sent} sent, "
+            f"{invites.skipped} without an address"
+        )
+        if invites.failed:
+            raise CommandError(
+                f"the roster is imported, but mail to {', '.join(invites.failed)} failed; "
+                "run the import again to retry them"
+            )
