@@ -7,6 +7,7 @@ One YAML file per lecture under ``content/quizzes/``. Every problem is reported 
 
 from __future__ import annotations
 
+import hashlib
 import re
 import string
 from dataclasses import dataclass, field
@@ -24,12 +25,15 @@ ANCHOR_RE = re.compile(r"^sec-(\d+)-(\d+)$")
 # A section heading in the notes: "2.26 合并访存（Coalescing …）" or "1.6.1 …" (-> sec-1-6)
 NOTES_HEADING_RE = re.compile(r"^(\d{1,2})\.(\d{1,2})(?:\.\d+)?\s+\S")
 
-COMMON_KEYS = {"id", "section", "type", "stem", "explanation", "points"}
+QUESTION_TAGS = ("recall", "understand", "compute")
+REQUIRE_ENGLISH = False  # transitional: on once every bank file carries its English text
+COMMON_KEYS = {"id", "section", "type", "tag", "stem", "stem_en", "explanation", "explanation_en"}
+COMMON_KEYS |= {"points"}
 TYPE_KEYS = {
     "single": {"choices"},
     "multiple": {"choices"},
     "truefalse": {"answer"},
-    "numeric": {"answer", "tolerance", "unit"},
+    "numeric": {"answer", "tolerance", "unit", "unit_en"},
     "param": {"generator"},
 }
 
@@ -44,11 +48,22 @@ class BankError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def choice_key(text: str) -> str:
+    """A choice's stable identity, derived from its (Chinese) text.
+
+    Answers store keys, so a key must survive reordering the choices in the file: grading goes
+    by which choice was picked, never by where it stood. Editing a choice's text makes it a new
+    choice. 8 hex digits: a collision among one question's few choices is checked and refused.
+    """
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
 @dataclass(frozen=True)
 class ChoiceSpec:
     key: str
     text: str
     correct: bool
+    text_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,12 +74,16 @@ class QuestionSpec:
     type: str
     stem: str
     explanation: str
+    tag: str = ""
+    stem_en: str = ""
+    explanation_en: str = ""
     points: Decimal = Decimal("1")
     choices: tuple[ChoiceSpec, ...] = ()
     answer: Any = None  # bool for truefalse, Decimal for numeric
     abs_tol: Decimal = Decimal("0")
     rel_tol: Decimal = Decimal("0")
     unit: str = ""
+    unit_en: str = ""
     generator: str = ""
 
 
@@ -167,7 +186,28 @@ def _parse_question(
         "numeric": _parse_numeric,
         "param": _parse_param,
     }[qtype]
-    return QuestionSpec(**base, **parser(name, qid, qtype, raw, stem))
+    typed = parser(name, qid, qtype, raw, stem)
+    return QuestionSpec(**base, **typed, **_parse_tag_and_english(name, qid, raw, typed))
+
+
+def _parse_tag_and_english(name: str, qid: str, raw: dict, typed: dict) -> dict:
+    """The question's level (recall / understand / compute) and its English text, both required:
+    the English page shows the whole question in English."""
+    tag = raw.get("tag", "" if REQUIRE_ENGLISH is False else None)
+    if tag not in QUESTION_TAGS and not (tag == "" and REQUIRE_ENGLISH is False):
+        raise BankError(name, qid, f"'tag' must be one of {', '.join(QUESTION_TAGS)}")
+    if REQUIRE_ENGLISH is False and "stem_en" not in raw:
+        return {"tag": tag}
+    stem_en = _text(name, qid, raw, "stem_en")
+    explanation_en = _text(name, qid, raw, "explanation_en")
+    if "§" not in explanation_en:
+        raise BankError(name, qid, "explanation_en must name its section like the Chinese one")
+    if typed.get("generator"):
+        _check_placeholders(name, qid, typed["generator"], stem_en)
+    missing = [i + 1 for i, c in enumerate(typed.get("choices", ())) if not c.text_en]
+    if missing:
+        raise BankError(name, qid, f"choice {missing[0]} has no English text ('en')")
+    return {"tag": tag, "stem_en": stem_en, "explanation_en": explanation_en}
 
 
 def _parse_section(name: str, qid: str, section: object, anchors: set[str] | None) -> str:
@@ -212,17 +252,24 @@ def _parse_choices(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dic
     for i, choice in enumerate(choices):
         if not isinstance(choice, dict) or not isinstance(choice.get("text"), str):
             raise BankError(name, qid, f"choice {i + 1} must be a mapping with a 'text' string")
-        if set(choice) - {"text", "correct"}:
-            raise BankError(name, qid, f"choice {i + 1} has unknown keys (only text, correct)")
+        if set(choice) - {"text", "en", "correct"}:
+            raise BankError(name, qid, f"choice {i + 1} has unknown keys (only text, en, correct)")
         correct = choice.get("correct", False)
         if not isinstance(correct, bool):
             raise BankError(name, qid, f"choice {i + 1}: 'correct' must be true or false")
         text = choice["text"].strip()
         if not text:
             raise BankError(name, qid, f"choice {i + 1} has empty text")
-        parsed.append(ChoiceSpec(key=string.ascii_lowercase[i], text=text, correct=correct))
+        text_en = choice.get("en", "")
+        if not isinstance(text_en, str):
+            raise BankError(name, qid, f"choice {i + 1}: 'en' must be a string")
+        parsed.append(
+            ChoiceSpec(key=choice_key(text), text=text, correct=correct, text_en=text_en.strip())
+        )
     if len({c.text for c in parsed}) != len(parsed):
         raise BankError(name, qid, "two choices have the same text")
+    if len({c.key for c in parsed}) != len(parsed):
+        raise BankError(name, qid, "two choices hash to the same key; reword one of them")
     n_correct = sum(c.correct for c in parsed)
     if qtype == "single" and n_correct != 1:
         raise BankError(
@@ -251,16 +298,27 @@ def _parse_numeric(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dic
     rel_tol = _decimal(tolerance.get("rel", 0))
     if abs_tol is None or rel_tol is None or abs_tol < 0 or rel_tol < 0:
         raise BankError(name, qid, "tolerance values must be non-negative numbers")
-    unit = raw.get("unit", "")
-    if not isinstance(unit, str):
-        raise BankError(name, qid, "'unit' must be a string")
-    return {"answer": answer, "abs_tol": abs_tol, "rel_tol": rel_tol, "unit": unit}
+    unit, unit_en = raw.get("unit", ""), raw.get("unit_en", raw.get("unit", ""))
+    if not isinstance(unit, str) or not isinstance(unit_en, str):
+        raise BankError(name, qid, "'unit' and 'unit_en' must be strings")
+    return {
+        "answer": answer,
+        "abs_tol": abs_tol,
+        "rel_tol": rel_tol,
+        "unit": unit,
+        "unit_en": unit_en,
+    }
 
 
 def _parse_param(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
     generator = raw.get("generator")
     if not isinstance(generator, str) or generator not in GENERATORS:
         raise BankError(name, qid, f"unknown generator {generator!r}")
+    _check_placeholders(name, qid, generator, stem)
+    return {"generator": generator}
+
+
+def _check_placeholders(name: str, qid: str, generator: str, stem: str) -> None:
     params = generate(generator, 0).params
     fields = {f for _, f, _, _ in string.Formatter().parse(stem) if f}
     missing = fields - set(params)
@@ -270,4 +328,3 @@ def _parse_param(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
             qid,
             f"stem placeholders not produced by {generator}: {', '.join(sorted(missing))}",
         )
-    return {"generator": generator}

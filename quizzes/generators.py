@@ -33,6 +33,16 @@ class Variant:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+# English for the units generators write in Chinese (the English page shows no Chinese UI text).
+UNIT_EN = {
+    "线程": "threads",
+    "次": "",
+    "个": "",
+    "路": "-way",
+    "轮": "rounds",
+    "次乘加/元素": "MACs/element",
+}
+
 Generator = Callable[[random.Random], Variant]
 GENERATORS: dict[str, Generator] = {}
 

@@ -25,18 +25,28 @@ class Question(models.Model):
         NUMERIC = "numeric", _("数值")
         PARAM = "param", _("参数化数值")
 
+    class Tag(models.TextChoices):
+        RECALL = "recall", _("记忆")
+        UNDERSTAND = "understand", _("理解")
+        COMPUTE = "compute", _("计算")
+
     bank_id = models.CharField(_("题目编号"), max_length=64, unique=True)
     lecture = models.PositiveSmallIntegerField(_("讲次"))
     section = models.CharField(_("章节锚点"), max_length=32, help_text=_("如 sec-2-26"))
     qtype = models.CharField(_("题型"), max_length=16, choices=Type.choices)
+    tag = models.CharField(_("考查层次"), max_length=16, choices=Tag.choices, blank=True)
     stem = models.TextField(_("题干"))
     explanation = models.TextField(_("解析"))
+    # English text of the same question; shown when the reader chose English (blank: Chinese).
+    stem_en = models.TextField(_("题干（英文）"), blank=True)
+    explanation_en = models.TextField(_("解析（英文）"), blank=True)
     points = models.DecimalField(_("分值"), max_digits=6, decimal_places=2, default=Decimal("1"))
     answer_bool = models.BooleanField(null=True, blank=True)
     answer_number = models.DecimalField(max_digits=20, decimal_places=8, null=True, blank=True)
     abs_tol = models.DecimalField(max_digits=20, decimal_places=8, default=Decimal("0"))
     rel_tol = models.DecimalField(max_digits=10, decimal_places=8, default=Decimal("0"))
     unit = models.CharField(_("单位"), max_length=32, blank=True)
+    unit_en = models.CharField(_("单位（英文）"), max_length=32, blank=True)
     generator = models.CharField(_("生成器"), max_length=64, blank=True)
     source_file = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -56,12 +66,17 @@ class Question(models.Model):
 
 class Choice(models.Model):
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="choices")
-    key = models.CharField(max_length=2)
+    # The choice's identity: answers store keys, so a key must not change when choices are
+    # reordered (bank files derive it from the text, quizzes.bank.choice_key). ``position`` is
+    # only the order in the file; students see a per-attempt shuffle.
+    key = models.CharField(max_length=16)
+    position = models.PositiveSmallIntegerField(default=0)
     text = models.TextField()
+    text_en = models.TextField(blank=True)
     correct = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ("question", "key")
+        ordering = ("question", "position", "key")
         constraints = [
             models.UniqueConstraint(fields=["question", "key"], name="quizzes_choice_key_uniq")
         ]
@@ -149,7 +164,11 @@ class Quiz(models.Model):
         help_text=PARTIAL_HELP,
     )
     shuffle_questions = models.BooleanField(_("打乱题目顺序"), default=False)
-    shuffle_choices = models.BooleanField(_("打乱选项顺序"), default=False)
+    shuffle_choices = models.BooleanField(
+        _("打乱选项顺序"),
+        default=True,
+        help_text=_("每次作答按学生与作答次数固定的种子打乱；刷新后顺序不变"),
+    )
     draw_count = models.PositiveIntegerField(
         _("从题池抽题数"), null=True, blank=True, help_text=_("留空表示使用题池中全部题目")
     )

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from quizzes import clock
-from quizzes.generators import variant_seed
-from quizzes.models import Answer, Attempt, Question, Quiz
+from quizzes.generators import UNIT_EN, variant_seed
+from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
+from quizzes.models import Answer, Attempt, Choice, Question, Quiz
 from quizzes.scoring import answer_fraction, correct_keys, question_variant
 from quizzes.services import quiz_hard_close
 
@@ -22,6 +24,7 @@ class ChoiceView:
     text: str
     selected: bool
     correct: bool
+    label: str = ""  # A, B, C … by the position the student sees (the key is the identity)
 
 
 @dataclass
@@ -34,50 +37,106 @@ class QuestionView:
     value: str
     unit: str
     right_answer: str = ""
+    explanation: str = ""
     fraction: Decimal | None = None
     points: Decimal | None = None
     params: dict = field(default_factory=dict)
 
 
-def format_number(value: float) -> str:
-    """Four significant figures, no exponent for ordinary magnitudes."""
-    return f"{value:.4g}" if abs(value) < 1e6 else f"{value:,.0f}"
+# Enough digits to be graded right when typed back, for any tolerance (17 round-trips a float).
+MAX_DISPLAY_DIGITS = 17
+MIN_DISPLAY_DIGITS = 4  # significant figures shown when the tolerance allows fewer
+
+
+def format_number(value: float, abs_tol: float = 0.0, rel_tol: float = 0.0) -> str:
+    """The shortest plain decimal (no exponent) with at least 4 significant figures that is
+    graded right under the given tolerance; exact integers are printed in full."""
+    if float(value).is_integer() and abs(value) < 10**MAX_DISPLAY_DIGITS:
+        return str(int(value))
+    exact = Decimal(repr(value))
+    abs_t, rel_t = Decimal(repr(abs_tol)), Decimal(repr(rel_tol))
+    for digits in range(MIN_DISPLAY_DIGITS, MAX_DISPLAY_DIGITS + 1):
+        text = _plain(Decimal(f"{value:.{digits}g}"))
+        if _accepted(text, exact, abs_t, rel_t):
+            return text
+    return _plain(exact)
+
+
+def _plain(number: Decimal) -> str:
+    text = f"{number:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _accepted(text: str, exact: Decimal, abs_tol: Decimal, rel_tol: Decimal) -> bool:
+    try:
+        return numeric_fraction(parse_number(text), exact, abs_tol, rel_tol) == 1
+    except AnswerFormatError:
+        return False
+
+
+def english() -> bool:
+    """True when the reader chose English: question text comes from the ``*_en`` fields."""
+    return (get_language() or "").startswith("en")
+
+
+def question_text(question: Question, en: bool) -> tuple[str, str]:
+    """(stem, explanation) in the reader's language; Chinese when no English was written."""
+    if en and question.stem_en:
+        return question.stem_en, question.explanation_en or question.explanation
+    return question.stem, question.explanation
+
+
+def choice_text(choice: Choice, en: bool) -> str:
+    return choice.text_en if en and choice.text_en else choice.text
 
 
 def _choice_order(attempt: Attempt, question: Question, keys: list[str]) -> list[str]:
+    """Display order of the choices: a shuffle seeded by the attempt (student, quiz, attempt
+    number), so a reload shows the same order and another attempt a new one; without shuffling,
+    the bank file's order."""
     if not attempt.quiz.shuffle_choices:
         return keys
-    order = list(keys)
+    order = sorted(keys)  # by identity, so reordering the bank file does not move them
     random.Random(variant_seed(attempt.seed, question.bank_id, "choices")).shuffle(order)
     return order
 
 
-def _right_answer(question: Question, params_answer: float | None) -> str:
+def _unit(question: Question, variant_unit: str | None, en: bool) -> str:
+    if variant_unit is not None:
+        return UNIT_EN.get(variant_unit, variant_unit) if en else variant_unit
+    return (question.unit_en or question.unit) if en else question.unit
+
+
+def _right_answer(question: Question, choices: list[ChoiceView], variant, unit: str) -> str:
     if question.has_choices:
-        return ", ".join(c.key.upper() for c in question.choices.all() if c.correct)
+        return "; ".join(f"{c.label}. {c.text}" for c in choices if c.correct)
     if question.qtype == Question.Type.TRUEFALSE:
         return _("对") if question.answer_bool else _("错")
     if question.qtype == Question.Type.NUMERIC:
-        return f"{question.answer_number.normalize():f} {question.unit}".strip()
-    return f"{format_number(params_answer)} {question.unit}".strip()
+        return f"{question.answer_number.normalize():f} {unit}".strip()
+    shown = format_number(variant.answer, variant.abs_tol, variant.rel_tol)
+    return f"{shown} {unit}".strip()
 
 
 def attempt_questions(attempt: Attempt) -> list[QuestionView]:
     """Questions of an attempt in display order with the student's saved answers."""
     questions = Question.objects.prefetch_related("choices").in_bulk(attempt.question_ids)
     answers = {a.question_id: a for a in attempt.answers.all()}
+    en = english()
     views = []
     for number, qid in enumerate(attempt.question_ids, start=1):
         question = questions[qid]
         answer = answers.get(qid)
         variant = question_variant(question, attempt.seed)
-        stem = question.stem.format_map(variant.params) if variant else question.stem
+        stem, explanation = question_text(question, en)
+        stem = stem.format_map(variant.params) if variant else stem
         by_key = {c.key: c for c in question.choices.all()}
         selected = set(answer.selected) if answer else set()
         choices = [
-            ChoiceView(k, by_key[k].text, k in selected, by_key[k].correct)
-            for k in _choice_order(attempt, question, list(by_key))
+            ChoiceView(k, choice_text(by_key[k], en), k in selected, by_key[k].correct, _label(i))
+            for i, k in enumerate(_choice_order(attempt, question, list(by_key)))
         ]
+        unit = _unit(question, variant.unit if variant else None, en)
         views.append(
             QuestionView(
                 number=number,
@@ -86,14 +145,19 @@ def attempt_questions(attempt: Attempt) -> list[QuestionView]:
                 choices=choices,
                 answer=answer,
                 value=answer.value if answer else "",
-                unit=(variant.unit if variant else question.unit),
-                right_answer=_right_answer(question, variant.answer if variant else None),
+                unit=unit,
+                right_answer=_right_answer(question, choices, variant, unit),
+                explanation=explanation,
                 fraction=answer.fraction if answer else None,
                 points=answer.points if answer else None,
                 params=dict(variant.params) if variant else {},
             )
         )
     return views
+
+
+def _label(position: int) -> str:
+    return chr(ord("A") + position)
 
 
 def question_feedback(attempt: Attempt, question: Question, answer: Answer) -> QuestionView:
@@ -220,9 +284,10 @@ def _discrimination(question: Question, upper: list, lower: list, fractions: dic
 
 def _distribution(question: Question, selections: dict) -> list[tuple[str, str, int, bool]]:
     if question.has_choices:
+        # Labelled by the bank file's order (students each saw their own shuffle).
         return [
-            (c.key, c.text, selections.get((question.pk, c.key), 0), c.correct)
-            for c in question.choices.all()
+            (_label(i).lower(), c.text, selections.get((question.pk, c.key), 0), c.correct)
+            for i, c in enumerate(question.choices.all())
         ]
     if question.qtype == Question.Type.TRUEFALSE:
         return [

@@ -52,14 +52,18 @@ def _question_fields(spec: QuestionSpec, source_file: str) -> dict:
         "lecture": spec.lecture,
         "section": spec.section,
         "qtype": spec.type,
+        "tag": spec.tag,
         "stem": spec.stem,
         "explanation": spec.explanation,
+        "stem_en": spec.stem_en,
+        "explanation_en": spec.explanation_en,
         "points": spec.points,
         "answer_bool": spec.answer if spec.type == "truefalse" else None,
         "answer_number": spec.answer if spec.type == "numeric" else None,
         "abs_tol": spec.abs_tol,
         "rel_tol": spec.rel_tol,
         "unit": spec.unit,
+        "unit_en": spec.unit_en,
         "generator": spec.generator,
         "source_file": source_file,
     }
@@ -76,9 +80,13 @@ def _same(question: Question, fields: dict) -> bool:
     return True
 
 
+def _choice_rows(spec: QuestionSpec) -> list[tuple[str, int, str, str, bool]]:
+    return [(c.key, i, c.text, c.text_en, c.correct) for i, c in enumerate(spec.choices)]
+
+
 def _choices_same(question: Question, spec: QuestionSpec) -> bool:
-    have = [(c.key, c.text, c.correct) for c in question.choices.all()]
-    return have == [(c.key, c.text, c.correct) for c in spec.choices]
+    have = [(c.key, c.position, c.text, c.text_en, c.correct) for c in question.choices.all()]
+    return have == _choice_rows(spec)
 
 
 @transaction.atomic
@@ -105,11 +113,12 @@ def bank_import_file(bank: BankFile) -> ImportResult:
         else:
             Question.objects.filter(pk=question.pk).update(**fields)
             result.updated += 1
-        # Answers store choice keys, not Choice rows, so replacing choices loses no answer.
+        # Answers store choice keys (derived from the text, not the position), so replacing the
+        # choices, reordered or not, loses no answer and regrades none.
         question.choices.all().delete()
         Choice.objects.bulk_create(
-            Choice(question=question, key=c.key, text=c.text, correct=c.correct)
-            for c in spec.choices
+            Choice(question=question, key=key, position=pos, text=text, text_en=en, correct=ok)
+            for key, pos, text, en, ok in _choice_rows(spec)
         )
         result.ids.append(spec.id)
     return result
