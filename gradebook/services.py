@@ -52,8 +52,10 @@ def grade_item_ensure(
 ) -> GradeItem:
     """Create the item or update its descriptive fields; keeps staff's release choice.
 
-    ``late`` (late_policy, late_penalty_per_day, late_penalty_cap) is set only when given, so an
-    item whose policy staff set in the gradebook keeps it when its owner re-ensures the item.
+    ``late`` (late_policy, late_penalty_per_day, late_penalty_cap) is the item's initial policy: it
+    is written when the item is created and never again, so a quiz or an assignment that re-ensures
+    its item on every result cannot undo the policy staff set in the gradebook. Staff change it
+    through ``grade_item_late_policy_set``.
     """
     if Decimal(str(max_points)) <= 0:
         raise GradeError(_("满分必须大于 0。"))
@@ -64,13 +66,30 @@ def grade_item_ensure(
         "max_points": Decimal(str(max_points)),
         "due_at": due_at,
         "weight": Decimal(str(weight)),
-        **(late or {}),
     }
-    item, created = GradeItem.objects.get_or_create(key=key, defaults=fields)
+    item, created = GradeItem.objects.get_or_create(key=key, defaults={**fields, **(late or {})})
     if not created and any(getattr(item, name) != value for name, value in fields.items()):
         for name, value in fields.items():
             setattr(item, name, value)
         item.save(update_fields=list(fields))
+    return item
+
+
+LATE_FIELDS = ("late_policy", "late_penalty_per_day", "late_penalty_cap")
+
+
+@transaction.atomic
+def grade_item_late_policy_set(*, item: GradeItem, late: dict[str, object]) -> GradeItem:
+    """A deliberate staff change of an item's late policy (the gradebook is the one owner)."""
+    unknown = set(late) - set(LATE_FIELDS)
+    if unknown:
+        raise GradeError(
+            _("未知的迟交政策字段：%(names)s。") % {"names": ", ".join(sorted(unknown))}
+        )
+    item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    for name, value in late.items():
+        setattr(item, name, value)
+    item.save(update_fields=list(late))
     return item
 
 

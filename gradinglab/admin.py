@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from gradebook.services import GradeError, grade_override
+from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import services
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
 from lectures.rendering import highlight_code
@@ -37,7 +37,10 @@ class AssignmentAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Assignment, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        services.assignment_grade_item(obj)  # the gradebook item exists from publication on
+        item = services.assignment_grade_item(obj)  # the item exists from publication on
+        late = {name: getattr(obj, name) for name in LATE_FIELDS if name in form.changed_data}
+        if change and late:  # an instructor's deliberate edit; results never copy the policy
+            grade_item_late_policy_set(item=item, late=late)
 
     def get_urls(self):
         urls = [

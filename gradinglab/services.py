@@ -285,7 +285,8 @@ def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | Non
 
 
 def assignment_grade_item(assignment: Assignment) -> GradeItem:
-    """The assignment's gradebook item, with its due date and late policy kept in step."""
+    """The assignment's gradebook item, its due date kept in step; the late policy is only the
+    item's initial one (the gradebook owns it after creation, so a result never overwrites it)."""
     return grade_item_ensure(
         key=assignment.grade_item_key,
         title=f"实验：{assignment.display_title}",

@@ -3,8 +3,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from gradebook.services import grade_item_late_policy_set
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
-from quizzes.services import quiz_gradebook_item
+from quizzes.services import quiz_gradebook_item, quiz_late_policy
 
 
 class ChoiceInline(admin.TabularInline):
@@ -100,7 +101,9 @@ class QuizAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if obj.is_graded and obj.published:
             # The gradebook lists the quiz (with its due date) before anyone submits.
-            quiz_gradebook_item(obj)
+            item = quiz_gradebook_item(obj)
+            if change and "late_penalty_percent" in form.changed_data:
+                grade_item_late_policy_set(item=item, late=quiz_late_policy(obj))
 
     @admin.display(description=_("统计"))
     def staff_links(self, obj: Quiz) -> str:

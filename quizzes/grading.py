@@ -90,17 +90,27 @@ def aggregate(method: str, scores_in_submit_order: Sequence[Decimal]) -> Decimal
     raise ValueError(f"unknown grading method {method!r}")
 
 
-def scaled_score(
-    raw_score: Decimal,
-    raw_max: Decimal,
-    grade_max: Decimal,
-    late_penalty_percent: Decimal,
-    late: bool,
-) -> Decimal:
-    """Raw points scaled to the quiz's gradebook maximum, less the late penalty when late."""
+def scaled_score(raw_score: Decimal, raw_max: Decimal, grade_max: Decimal) -> Decimal:
+    """Raw points scaled to the quiz's gradebook maximum. No late penalty here: the gradebook
+    alone charges lateness (`gradebook/calc.py`), from the attempt's submission time."""
     if raw_max <= 0:
         return ZERO
-    value = raw_score / raw_max * grade_max
-    if late:
-        value = value * (ONE - late_penalty_percent / Decimal(100))
-    return value.quantize(Decimal("0.01"), ROUND_HALF_UP)
+    return (raw_score / raw_max * grade_max).quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+
+def counting_index(method: str, scores_in_submit_order: Sequence[Decimal]) -> int | None:
+    """Index of the attempt whose time the gradebook judges lateness by (None when none).
+
+    best / first / last: the attempt that gave the grade; average: the latest, since every
+    attempt contributes and the grade was complete only then.
+    """
+    if not scores_in_submit_order:
+        return None
+    if method == "best":
+        top = max(scores_in_submit_order)
+        return scores_in_submit_order.index(top)  # the earliest attempt reaching the best score
+    if method == "first":
+        return 0
+    if method in ("last", "average"):
+        return len(scores_in_submit_order) - 1
+    raise ValueError(f"unknown grading method {method!r}")

@@ -402,13 +402,26 @@ def _grade(attempt: Attempt) -> None:
     Answer.objects.bulk_update(graded, ["fraction", "points"])
     attempt.raw_score, attempt.raw_max = raw, raw_max
     attempt.late = bool(quiz.closes_at and attempt.submitted_at > quiz.closes_at)
-    attempt.score = scaled_score(
-        raw, raw_max, quiz.grade_max_points, quiz.late_penalty_percent, attempt.late
-    )
+    attempt.score = scaled_score(raw, raw_max, quiz.grade_max_points)
+
+
+def quiz_late_policy(quiz: Quiz) -> dict[str, object]:
+    """The quiz's late penalty as a gradebook policy: a flat percent for any lateness (the cap
+    equals the per-day rate, so one late day already costs the whole penalty)."""
+    if quiz.late_penalty_percent <= 0:
+        return {"late_policy": "none"}
+    return {
+        "late_policy": "penalty",
+        "late_penalty_per_day": quiz.late_penalty_percent,
+        "late_penalty_cap": quiz.late_penalty_percent,
+    }
 
 
 def quiz_gradebook_item(quiz: Quiz):
-    """The graded quiz's gradebook item, created or updated (title, maximum, due date)."""
+    """The graded quiz's gradebook item, created or updated (title, maximum, due date).
+
+    The late policy is given once, when the item is created; after that the gradebook owns it.
+    """
     return grade_item_ensure(
         key=quiz.gradebook_key,
         title=quiz.title,
@@ -416,11 +429,13 @@ def quiz_gradebook_item(quiz: Quiz):
         max_points=quiz.grade_max_points,
         category="quiz",
         due_at=quiz.closes_at,
+        late=quiz_late_policy(quiz),
     )
 
 
 def _post_to_gradebook(attempt: Attempt) -> None:
-    from quizzes.grading import aggregate
+    """Raw points (scaled, no penalty) and the counting attempt's time: the gradebook judges."""
+    from quizzes.grading import aggregate, counting_index
 
     quiz = attempt.quiz
     submitted = list(
@@ -428,7 +443,9 @@ def _post_to_gradebook(attempt: Attempt) -> None:
         .order_by("submitted_at", "number")
         .values_list("score", "submitted_at")
     )
-    points = aggregate(quiz.grading_method, [s for s, _at in submitted])
+    scores = [s for s, _at in submitted]
+    points = aggregate(quiz.grading_method, scores)
+    counting = counting_index(quiz.grading_method, scores)
     item = quiz_gradebook_item(quiz)
     grade_record(
         student=attempt.student,
@@ -437,7 +454,7 @@ def _post_to_gradebook(attempt: Attempt) -> None:
         source="quiz",
         actor=None,
         reason=f"attempt {attempt.number} graded ({quiz.grading_method})",
-        submitted_at=submitted[-1][1],
+        submitted_at=submitted[counting][1],
     )
 
 

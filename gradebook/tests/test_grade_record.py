@@ -8,6 +8,7 @@ from gradebook.models import Grade, GradeEvent, GradeEventImmutable, GradeItem
 from gradebook.services import (
     GradeError,
     grade_item_ensure,
+    grade_item_late_policy_set,
     grade_override,
     grade_override_clear,
     grade_record,
@@ -137,24 +138,27 @@ def test_students_see_only_their_released_grades(student_a, student_b, ta, item)
 
 
 @pytest.mark.django_db
-def test_grade_item_ensure_sets_late_policy_only_when_given(item) -> None:
+def test_grade_item_ensure_sets_late_policy_only_at_creation(item) -> None:
     late = {
         "late_policy": "penalty",
         "late_penalty_per_day": Decimal("20"),
         "late_penalty_cap": Decimal("60"),
     }
-    with_policy = grade_item_ensure(
-        key="lab:1", title="vector-add", kind="lab", max_points=100, late=late
-    )
-    assert (
-        with_policy.late_policy,
-        with_policy.late_penalty_per_day,
-        with_policy.late_penalty_cap,
-    ) == (
+    new = grade_item_ensure(key="lab:7", title="new", kind="lab", max_points=100, late=late)
+    assert (new.late_policy, new.late_penalty_per_day, new.late_penalty_cap) == (
         "penalty",
         Decimal("20"),
         Decimal("60"),
     )
-    kept = grade_item_ensure(key="lab:1", title="vector-add", kind="lab", max_points=100)
-    kept.refresh_from_db()
-    assert (kept.late_policy, kept.late_penalty_per_day) == ("penalty", Decimal("20.00"))
+    # The item exists: a later ensure (a result posting) never rewrites staff's policy.
+    grade_item_late_policy_set(item=new, late={"late_policy": "grace"})
+    again = grade_item_ensure(key="lab:7", title="new", kind="lab", max_points=100, late=late)
+    again.refresh_from_db()
+    assert (again.late_policy, again.late_penalty_per_day) == ("grace", Decimal("20.00"))
+    existing = grade_item_ensure(
+        key="lab:1", title="vector-add", kind="lab", max_points=100, late=late
+    )
+    existing.refresh_from_db()
+    assert existing.late_policy == "none"
+    with pytest.raises(GradeError):
+        grade_item_late_policy_set(item=new, late={"title": "x"})

@@ -8,6 +8,7 @@ from quizzes.grading import (
     AnswerFormatError,
     aggregate,
     choice_fraction,
+    counting_index,
     numeric_fraction,
     parse_number,
     scaled_score,
@@ -109,13 +110,27 @@ def test_unreadable_numbers_are_rejected(raw: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("raw", "raw_max", "grade_max", "penalty", "late", "expected"),
+    ("raw", "raw_max", "grade_max", "expected"),
     [
-        ("3", "4", "10", "20", False, "7.50"),
-        ("3", "4", "10", "20", True, "6.00"),
-        ("4", "4", "10", "100", True, "0.00"),
-        ("0", "0", "10", "0", False, "0"),
+        ("3", "4", "10", "7.50"),
+        ("4", "4", "10", "10.00"),
+        ("0", "0", "10", "0"),
     ],
 )
-def test_scaled_score_and_late_penalty(raw, raw_max, grade_max, penalty, late, expected) -> None:
-    assert scaled_score(D(raw), D(raw_max), D(grade_max), D(penalty), late) == D(expected)
+def test_scaled_score_has_no_late_penalty(raw, raw_max, grade_max, expected) -> None:
+    """Lateness is the gradebook's (gradebook/tests/test_lateness_rule.py), never the quiz's."""
+    assert scaled_score(D(raw), D(raw_max), D(grade_max)) == D(expected)
+
+
+@pytest.mark.parametrize(
+    ("method", "scores", "index"),
+    [
+        ("best", ["3", "7", "7", "5"], 1),
+        ("first", ["3", "7"], 0),
+        ("last", ["3", "7"], 1),
+        ("average", ["3", "7"], 1),
+        ("best", [], None),
+    ],
+)
+def test_counting_attempt(method, scores, index) -> None:
+    assert counting_index(method, [D(s) for s in scores]) == index
