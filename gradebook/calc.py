@@ -89,6 +89,9 @@ class Standing:
     total_percent: Decimal | None
     grace_budget: int
     grace_used: int
+    # The total if every item not graded yet scored 0 (categories with no items yet count 0 too):
+    # what the student is sure of for the whole course, shown beside the "graded so far" total.
+    projected_percent: Decimal | None = None
 
     @property
     def grace_left(self) -> int:
@@ -198,4 +201,35 @@ def compute_standing(
         else None
     )
     used = grace_budget - grace_left
-    return Standing(results, cats, total, grace_budget, used)
+    projected = _projected_total(list(specs.values()), shown, results)
+    return Standing(results, cats, total, grace_budget, used, projected)
+
+
+def _projected_category(spec: CategorySpec, pairs: list[tuple[ItemSpec, ItemResult]]) -> Decimal:
+    """A category's percent with every not-yet-graded item at 0 (excused items stay out)."""
+    ratios = [
+        (item, (res.counted if res.counted is not None else ZERO) / item.max_points)
+        for item, res in pairs
+        if res.status != EXCUSED
+    ]
+    ratios.sort(key=lambda pair: (pair[1], pair[0].key))
+    kept = ratios[min(max(spec.drop_lowest, 0), max(len(ratios) - 1, 0)) :]
+    weight_sum = sum((item.weight for item, _r in kept), ZERO)
+    if not kept or weight_sum <= 0:
+        return ZERO
+    return sum((item.weight * ratio for item, ratio in kept), ZERO) / weight_sum * HUNDRED
+
+
+def _projected_total(
+    specs: list[CategorySpec], shown: list[ItemSpec], results: dict[str, ItemResult]
+) -> Decimal | None:
+    weighted = [spec for spec in specs if spec.weight > 0]
+    total_weight = sum((spec.weight for spec in weighted), ZERO)
+    if total_weight <= 0:
+        return None
+    parts = [
+        spec.weight
+        * _projected_category(spec, [(i, results[i.key]) for i in shown if i.category == spec.key])
+        for spec in weighted
+    ]
+    return q2(sum(parts, ZERO) / total_weight)

@@ -19,6 +19,7 @@ from pdcsite.errors import LineErrors
 
 User = get_user_model()
 
+BOM = "\ufeff"  # first character of every CSV we send, so spreadsheet programs read UTF-8
 MAX_IMPORT_ROWS = 5000  # rows; far above a course roster, guards against a wrong file
 ITEM_COLUMNS = (
     "student_id",
@@ -153,17 +154,32 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
     return _text(rows)
 
 
+def _unique(names: list[str]) -> list[str]:
+    """Header cells must be unique for csv.DictReader; a repeated title gets " (2)", " (3)"…"""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
 def gradebook_export(grid: dict) -> str:
-    """One row per student, one column per item (points that count), category percents, total."""
+    """One row per student, one column per item titled by its name (points that count), category
+    percents and the total of what is graded so far, then the projected total."""
     items, course = grid["items"], grid["course"]
     cat_keys = [c.key for c in course.categories]
     header = ["student_id", "username", "name", "section"]
-    header += [item.key for item in items] + [f"{key} %" for key in cat_keys] + ["total %"]
+    header += _unique(
+        [_plain(item.title) for item in items]
+        + [f"{course.category_title(key)} %" for key in cat_keys]
+        + [_("总评 %（仅计已评分的项）"), _("预计总评 %（未评的项按 0 分）")]
+    )
     rows: list[list] = [header]
     for row in grid["rows"]:
         cells = ["EX" if c.status == calc.EXCUSED else c.counted for c in row.cells]
         cats = [row.categories.get(key) for key in cat_keys]
-        rows.append([*_profile_cells(row.student), *cells, *cats, row.total])
+        rows.append([*_profile_cells(row.student), *cells, *cats, row.total, row.projected])
     return _text(rows)
 
 

@@ -202,6 +202,7 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
             for title, c in view["categories"]
         ],
         "total_percent": _s(standing_.total_percent),
+        "projected_percent": _s(standing_.projected_percent),
         "grace_days": {"budget": standing_.grace_budget, "used": standing_.grace_used},
     }
 
@@ -215,6 +216,7 @@ class GridRow:
     cells: list[calc.ItemResult]
     categories: dict[str, Decimal | None]
     total: Decimal | None
+    projected: Decimal | None = None
 
 
 def grid(*, category: str = "", item_id: int | None = None, section: str = "") -> dict:
@@ -236,6 +238,7 @@ def grid(*, category: str = "", item_id: int | None = None, section: str = "") -
                 cells=[st.items[i.key] for i in items],
                 categories={c.key: c.percent for c in st.categories},
                 total=st.total_percent,
+                projected=st.projected_percent,
             )
         )
     category_keys = sorted({i.category for i in course.items} | {c.key for c in course.categories})

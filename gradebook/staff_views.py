@@ -27,7 +27,8 @@ User = get_user_model()
 
 
 def _csv(body: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    # The BOM makes Excel read the file as UTF-8 (Chinese names and item titles, not mojibake).
+    response = HttpResponse(csvio.BOM + body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

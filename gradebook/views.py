@@ -29,7 +29,7 @@ def mine(request: HttpRequest) -> HttpResponse:
 @require_GET
 def mine_csv(request: HttpRequest) -> HttpResponse:
     body = csvio.mine_export(selectors.student_view(request.user))
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response = HttpResponse(csvio.BOM + body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="my-grades.csv"'
     return response
 

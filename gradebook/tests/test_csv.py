@@ -21,7 +21,7 @@ def _upload(client, text: str, **fields):
 
 
 def _rows(body: str) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(body)))
+    return list(csv.DictReader(io.StringIO(body.removeprefix("\ufeff"))))
 
 
 @pytest.mark.django_db
@@ -148,18 +148,33 @@ def test_import_and_export_are_staff_only(client_a, student_a, make_item) -> Non
 def test_whole_gradebook_export_has_items_categories_and_total(
     client_ta, student_a, student_b, make_item, post
 ) -> None:
-    quiz = make_item("quiz:1", max_points=10)
-    lab = make_item("lab:1", max_points=100)
+    """Must hold 6 (issue 14): item names as headers, UTF-8 with a BOM, read back with csv."""
+    quiz = make_item("quiz:1", max_points=10, title="第 1 讲测验")
+    lab = make_item("lab:1", max_points=100, title="实验：向量加法")
+    make_item("lab:2", max_points=100, title="实验：向量加法")  # same name twice stays readable
     post(student_a, quiz, 8)
     post(student_a, lab, 60)
-    rows = {
-        r["username"]: r for r in _rows(client_ta.get("/grades/staff/export.csv").content.decode())
-    }
+    raw = client_ta.get("/grades/staff/export.csv").content
+    assert raw.startswith(b"\xef\xbb\xbf")  # the UTF-8 BOM: Excel then reads the Chinese right
+    reader = csv.DictReader(io.StringIO(raw.decode("utf-8-sig")))
+    assert reader.fieldnames[:4] == ["student_id", "username", "name", "section"]
+    assert "第 1 讲测验" in reader.fieldnames and "实验：向量加法 (2)" in reader.fieldnames
+    assert not any(
+        ":" in name and name.split(":")[0] in ("quiz", "lab") for name in reader.fieldnames
+    )
+    rows = {r["username"]: r for r in reader}
     assert set(rows) == {"student_a", "student_b"}
     a = rows["student_a"]
-    assert (a["quiz:1"], a["lab:1"], a["quiz %"], a["lab %"]) == ("8.00", "60.00", "80.00", "60.00")
-    assert a["total %"] == "67.50"  # (30·80 + 50·60) / 80
-    assert rows["student_b"]["quiz:1"] == ""  # not due, not submitted: no value
+    assert (a["第 1 讲测验"], a["实验：向量加法"], a["测验 %"], a["实验 %"]) == (
+        "8.00",
+        "60.00",
+        "80.00",
+        "60.00",
+    )
+    assert a["总评 %（仅计已评分的项）"] == "67.50"  # (30·80 + 50·60) / 80
+    # Projected: lab:2 and the exam category count 0: (30·80 + 50·30 + 20·0) / 100
+    assert a["预计总评 %（未评的项按 0 分）"] == "39.00"
+    assert rows["student_b"]["第 1 讲测验"] == ""  # not due, not submitted: no value
 
 
 @pytest.mark.django_db
