@@ -218,7 +218,7 @@ class SubmissionAdmin(admin.ModelAdmin):
 
 @admin.register(WorkerNode)
 class WorkerNodeAdmin(admin.ModelAdmin):
-    list_display = ("name", "kind", "active", "last_heartbeat_at")
+    list_display = ("name", "kind", "device", "active", "last_heartbeat_at")
     readonly_fields = ("token_hash", "last_heartbeat_at", "info")
 
 

@@ -46,6 +46,8 @@ def worker_phase(request: Request) -> Response:
         return _refuse(request, 400, str(data.errors))
     try:
         services.job_phase(worker=request.auth, **data.validated_data)
+    except services.WrongWorker as exc:
+        return _refuse(request, 403, str(exc))
     except services.JobUnknown as exc:
         return _refuse(request, 404, str(exc))
     except services.JobSuperseded as exc:
@@ -66,6 +68,8 @@ def worker_result(request: Request) -> Response:
         stored = services.result_store(worker=request.auth, job_token=token, document=document)
     except services.ResultInvalid as exc:
         return _refuse(request, 400, str(exc))
+    except services.WrongWorker as exc:
+        return _refuse(request, 403, str(exc))
     except services.JobUnknown as exc:
         return _refuse(request, 404, str(exc))
     except services.JobSuperseded as exc:

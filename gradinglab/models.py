@@ -54,6 +54,12 @@ class Problem(models.Model):
     content_sha256 = models.CharField(max_length=64, blank=True)
     synced_at = models.DateTimeField(null=True, blank=True)
     active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"))
+    # The publishing gate: the package hash whose solutions and exploit suite last got every
+    # expected verdict (`check_problem`); an assignment is published only while it equals
+    # content_sha256.
+    checked_sha256 = models.CharField(max_length=64, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    check_report = models.JSONField(default=dict, blank=True)
 
     objects = ProblemQuerySet.as_manager()
 
@@ -64,6 +70,10 @@ class Problem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slug} · {self.title_zh}"
+
+    @property
+    def publishable(self) -> bool:
+        return bool(self.content_sha256) and self.checked_sha256 == self.content_sha256
 
     def title_for(self, lang: str) -> str:
         return self.title_en if lang == "en" and self.title_en else self.title_zh
@@ -282,6 +292,9 @@ class WorkerNode(models.Model):
 
     name = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=32)
+    # The exact device model (torch.cuda.get_device_name) the web side computes physical floors
+    # for; blank = the fastest device of `kind`, so no honest kernel on any variant is refused.
+    device = models.CharField(max_length=100, blank=True)
     token_hash = models.CharField(max_length=64, unique=True)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

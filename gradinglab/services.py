@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from gradebook.models import Grade, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
-from gradinglab import conf, dispatch
+from gradinglab import conf, dispatch, result_check
 from gradinglab.models import (
     Assignment,
     GradingJob,
@@ -63,6 +63,10 @@ class JobSuperseded(RuntimeError):
 
 class ResultInvalid(ValueError):
     pass
+
+
+# A credential of another kind than the job's queue (HTTP 403); see gradinglab.result_check.
+WrongWorker = result_check.WrongWorker
 
 
 # --- submissions -----------------------------------------------------------------------------
@@ -179,10 +183,11 @@ def _dispatch(submission: Submission, now: datetime) -> GradingJob:
 # --- worker reports --------------------------------------------------------------------------
 
 
-def _current_job(job_token: str) -> tuple[GradingJob, Submission]:
+def _current_job(job_token: str, worker: WorkerNode) -> tuple[GradingJob, Submission]:
     job = GradingJob.objects.select_for_update().filter(token_hash=token_hash(job_token)).first()
     if job is None:
         raise JobUnknown("unknown job token")
+    result_check.check_worker(worker, job)
     submission = (
         Submission.objects.select_for_update()
         .select_related("assignment__problem")
@@ -197,7 +202,7 @@ def _current_job(job_token: str) -> tuple[GradingJob, Submission]:
 def job_phase(*, worker: WorkerNode, job_token: str, phase: str) -> None:
     if phase not in PHASES:
         raise ResultInvalid(f"phase must be one of {PHASES}")
-    job, submission = _current_job(job_token)
+    job, submission = _current_job(job_token, worker)
     now = timezone.now()
     job.started_at = job.started_at or now
     job.last_seen_at, job.worker = now, worker
@@ -216,20 +221,15 @@ def _validate_schema(document: Any) -> None:
         raise ResultInvalid(f"result document off schema at '{path}': {exc.message[:300]}") from exc
 
 
-def _validate_document(document: dict[str, Any], submission: Submission) -> dict[str, Any]:
-    if document["problem"] != submission.assignment.problem.slug:
-        raise ResultInvalid("result is for another problem")
-    if document["backend"] != submission.backend:
-        raise ResultInvalid("result is for another backend")
-    return document
-
-
 @transaction.atomic
 def result_store(*, worker: WorkerNode, job_token: str, document: Any) -> bool:
     """Store a job's result once. Returns False when this round already has its result."""
     _validate_schema(document)
-    job, submission = _current_job(job_token)
-    _validate_document(document, submission)
+    job, submission = _current_job(job_token, worker)
+    try:
+        document = result_check.checked_document(document, submission, worker)
+    except result_check.ResultRefused as exc:
+        raise ResultInvalid(str(exc)) from exc
     now = timezone.now()
     if SubmissionResult.objects.filter(submission=submission, round=submission.round).exists():
         return False
@@ -261,6 +261,8 @@ def _finish(
     submission.speedup = timing.get("speedup_vs_reference")
     submission.roofline_fraction = timing.get("roofline_fraction")
     submission.device_name = (document.get("device") or {}).get("name", "")[:200]
+    if reason := result_check.review_reason(document):
+        submission.flagged, submission.flag_reason = True, reason
     submission.save()
     if submission.score is not None:
         assignment_grade_sync(assignment=submission.assignment, student=submission.student)
@@ -509,11 +511,13 @@ def submissions_reap(*, now: datetime | None = None) -> dict[str, int]:
 
 
 @transaction.atomic
-def worker_token_create(*, name: str, kind: str) -> str:
-    """Create (or rotate) a worker credential; the raw token is shown once."""
+def worker_token_create(*, name: str, kind: str, device: str = "") -> str:
+    """Create (or rotate) a worker credential; the raw token is shown once. `device` is the exact
+    device model the web side computes floors for (blank: the fastest device of the kind)."""
     raw = new_token("wrk_")
     WorkerNode.objects.update_or_create(
-        name=name, defaults={"kind": kind, "token_hash": token_hash(raw), "active": True}
+        name=name,
+        defaults={"kind": kind, "device": device, "token_hash": token_hash(raw), "active": True},
     )
     return raw
 

@@ -55,6 +55,18 @@ def worker_token(db) -> str:
     return worker_token_create(name="cpu-test", kind="cpu")
 
 
+H100_DEVICE = "NVIDIA H100 80GB HBM3"  # the SXM part: 3350 GB/s in runner/devices.py
+VECTOR_ADD_BYTES = 3 * 16777216 * 4  # the `large` benchmark's cost.bytes (3 * n * elem)
+
+
+@pytest.fixture
+def gpu_worker_token(db) -> str:
+    """An h100 worker credential with its device recorded (the web side's floors come from it)."""
+    from gradinglab.services import worker_token_create
+
+    return worker_token_create(name="h100-test", kind="h100", device=H100_DEVICE)
+
+
 def worker_headers(token: str) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Worker {token}"}
 
@@ -197,19 +209,24 @@ def submit_and_take(client, capture, **kwargs):
     return response, (jobs[0] if jobs else None)
 
 
-def gpu_doc(median_ms: float = 0.5, roofline: float = 0.35) -> dict[str, Any]:
-    """A GPU-path result. This machine has no GPU: the GPU part (timing) is mocked here, on top of
-    a real CPU-path document from the runner."""
+def gpu_doc(median_ms: float | None = None, roofline: float | None = None) -> dict[str, Any]:
+    """A GPU-path result. This machine has no GPU: the GPU part (timing) is made up here, on top of
+    a real CPU-path document from the runner. Give a median or a roofline fraction (of the H100
+    SXM's 3350 GB/s); the other follows from it, as the web side recomputes it."""
+    peak_bps = 3350e9
+    if median_ms is None:
+        median_ms = VECTOR_ADD_BYTES / ((roofline or 0.35) * peak_bps) * 1e3
+    gbps = VECTOR_ADD_BYTES / (median_ms / 1e3) / 1e9
     doc = load_doc("accepted")
     doc["path"] = "gpu"
     doc["device"] = {
-        "kind": "cuda", "name": "NVIDIA H100 80GB HBM3", "peak_gbps": 3350.0,
+        "kind": "cuda", "name": H100_DEVICE, "peak_gbps": 3350.0,
         "peak_tflops": 67.0, "peak_source": "table",
     }  # fmt: skip
     doc["timing"] = {
         "benchmark": "large", "shape": {"n": 16777216}, "median_ms": median_ms,
-        "mean_ms": median_ms, "std_ms": 0.001, "runs": 50, "cv": 0.002, "gbps": 1170.0,
-        "tflops": None, "roofline_fraction": roofline, "floor_ms": 0.06,
+        "mean_ms": median_ms, "std_ms": 0.001, "runs": 50, "cv": 0.002, "gbps": gbps,
+        "tflops": None, "roofline_fraction": gbps / 3350.0, "floor_ms": 0.06,
         "reference_median_ms": 0.25, "speedup_vs_reference": round(0.25 / median_ms, 3),
         "event_overhead_ms": 0.004, "wall_s": 3.0,
     }  # fmt: skip

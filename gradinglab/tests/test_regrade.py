@@ -60,7 +60,7 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
 
 
 def test_scoring_rule_change_is_reapplied_to_stored_results(
-    client, client_a, worker_token, ta, django_capture_on_commit_callbacks
+    client, client_a, gpu_worker_token, ta, django_capture_on_commit_callbacks
 ) -> None:
     from gradinglab.services import regrade_apply, regrade_plan
     from gradinglab.tests.labkit import gpu_doc, make_assignment
@@ -77,7 +77,7 @@ def test_scoring_rule_change_is_reapplied_to_stored_results(
     [job] = take_jobs("grade-gpu-h100")
     # 60 correctness + 40 * (0.35 / 0.7) performance = 80 of 100.
     assert (
-        post_result(client, worker_token, job["job_token"], gpu_doc(roofline=0.35)).status_code
+        post_result(client, gpu_worker_token, job["job_token"], gpu_doc(roofline=0.35)).status_code
         == 201
     )
     assert Submission.objects.get(assignment=gpu).score == Decimal("80.00")

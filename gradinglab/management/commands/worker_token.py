@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from gradinglab.runner.floors import peak_for_worker
 from gradinglab.services import worker_token_create
 
 
@@ -15,10 +16,20 @@ class Command(BaseCommand):
         parser.add_argument("action", choices=["create"])
         parser.add_argument("name")
         parser.add_argument("--kind", default="cpu", help="cpu or a GPU kind (PDC_GPU_KINDS)")
+        parser.add_argument(
+            "--device",
+            default="",
+            help='exact GPU model, as torch.cuda.get_device_name() prints it ("NVIDIA H100 PCIe"): '
+            "the web side checks physical floors for it (default: the fastest GPU of the kind)",
+        )
 
-    def handle(self, *args, action: str, name: str, kind: str, **options) -> None:
+    def handle(self, *args, action: str, name: str, kind: str, device: str, **options) -> None:
         if kind != "cpu" and kind not in settings.GPU_KINDS:
             raise CommandError(f"unknown kind {kind!r}; use cpu or one of {settings.GPU_KINDS}")
-        raw = worker_token_create(name=name, kind=kind)
+        if device and peak_for_worker(kind, device) is None:
+            raise CommandError(
+                f"no peaks known for device {device!r} (gradinglab/runner/devices.py)"
+            )
+        raw = worker_token_create(name=name, kind=kind, device=device)
         self.stderr.write("Set this as PDC_WORKER_TOKEN on the worker host (shown once):")
         self.stdout.write(raw)
