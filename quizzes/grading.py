@@ -17,6 +17,15 @@ class AnswerFormatError(ValueError):
     """The student's input cannot be read (e.g. a number field holding text)."""
 
 
+class AnswerOutOfRange(AnswerFormatError):
+    """A number too large or too small to be any answer (1e999999999 overflows Decimal arithmetic)."""
+
+
+# Decimal exponents a numeric answer may have: 1e-100 ≤ |x| < 1e101 covers every quantity of the
+# course (FLOP counts, bandwidths, latencies) by far; beyond it subtraction overflows the context.
+MAX_ADJUSTED_EXPONENT = 100
+
+
 def _q(value: Decimal) -> Decimal:
     return value.quantize(FRACTION_PLACES, rounding=ROUND_HALF_UP)
 
@@ -63,6 +72,8 @@ def parse_number(raw: str) -> Decimal:
         raise AnswerFormatError(raw) from exc
     if not value.is_finite():
         raise AnswerFormatError(raw)
+    if value and abs(value.adjusted()) > MAX_ADJUSTED_EXPONENT:
+        raise AnswerOutOfRange(raw)
     return value
 
 

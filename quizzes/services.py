@@ -8,6 +8,7 @@ and on the one open attempt per (quiz, student) are the backstop. Time always co
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -22,9 +23,11 @@ from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
 from quizzes.bank import BankError, BankFile, QuestionSpec
 from quizzes.generators import variant_seed
-from quizzes.grading import AnswerFormatError, parse_number, scaled_score
+from quizzes.grading import AnswerFormatError, AnswerOutOfRange, parse_number, scaled_score
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.scoring import answer_fraction
+
+log = logging.getLogger("quizzes")
 
 # An autosave sent in the last instant before the deadline may arrive a little after it; this
 # grace (seconds) absorbs network latency only, far below any meaningful extra working time.
@@ -294,6 +297,11 @@ def _parse_input(qtype: str, keys: set[str], data: dict[str, list[str]]) -> tupl
         return [], raw
     try:
         parse_number(raw)
+    except AnswerOutOfRange:
+        raise QuizError(
+            _("“%(v)s”超出可接受的数值范围（绝对值在 1e-100 与 1e100 之间），这次修改未保存。")
+            % {"v": raw}
+        ) from None
     except AnswerFormatError:
         raise QuizError(_("“%(v)s”不是有效的数字，这次修改未保存。") % {"v": raw}) from None
     return [], raw
@@ -459,13 +467,23 @@ def _post_to_gradebook(attempt: Attempt) -> None:
 
 
 def attempts_expire_overdue() -> int:
-    """Auto-submit every open attempt whose deadline has passed (for the periodic sweep)."""
+    """Auto-submit every open attempt whose deadline has passed (for the periodic sweep).
+
+    Each attempt on its own: one that cannot be graded is logged and left open for staff, and the
+    sweep goes on, so it never keeps everyone else's attempts open past their deadline.
+    """
     now = clock.now()
-    overdue = Attempt.objects.filter(
-        state=Attempt.State.IN_PROGRESS, deadline__lt=now - DEADLINE_GRACE
-    ).values_list("pk", flat=True)
+    overdue = (
+        Attempt.objects.filter(state=Attempt.State.IN_PROGRESS, deadline__lt=now - DEADLINE_GRACE)
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)
+    )
     count = 0
     for pk in list(overdue):
-        attempt_submit(attempt_id=pk, auto=True)
+        try:
+            attempt_submit(attempt_id=pk, auto=True)
+        except Exception:
+            log.exception("auto-submit of attempt %s failed; the sweep goes on", pk)
+            continue
         count += 1
     return count
