@@ -55,15 +55,26 @@ def worker_phase(request: Request) -> Response:
     return Response({"ok": True})
 
 
+class ResultIn(serializers.Serializer):
+    job_token = serializers.CharField(max_length=200)
+    # An object; its shape is checked against the result schema by services.result_store.
+    document = serializers.DictField()
+
+
+class HeartbeatIn(serializers.Serializer):
+    info = serializers.DictField(required=False, allow_null=True)
+
+
 @api_view(["POST"])
 @authentication_classes(WORKER_AUTH)
 @permission_classes([IsWorker])
 def worker_result(request: Request) -> Response:
     if len(request.body) > conf.RESULT_MAX_BYTES:
         return _refuse(request, 400, f"result larger than {conf.RESULT_MAX_BYTES} bytes")
-    token, document = request.data.get("job_token"), request.data.get("document")
-    if not isinstance(token, str) or not token:
-        return _refuse(request, 400, "job_token is required")
+    data = ResultIn(data=request.data)
+    if not data.is_valid():
+        return _refuse(request, 400, str(data.errors))
+    token, document = data.validated_data["job_token"], data.validated_data["document"]
     try:
         stored = services.result_store(worker=request.auth, job_token=token, document=document)
     except services.ResultInvalid as exc:
@@ -81,10 +92,10 @@ def worker_result(request: Request) -> Response:
 @authentication_classes(WORKER_AUTH)
 @permission_classes([IsWorker])
 def worker_heartbeat(request: Request) -> Response:
-    info = request.data.get("info") or {}
-    if not isinstance(info, dict):
-        return _refuse(request, 400, "info must be an object")
-    services.worker_heartbeat(worker=request.auth, info=info)
+    data = HeartbeatIn(data=request.data)
+    if not data.is_valid():
+        return _refuse(request, 400, str(data.errors))
+    services.worker_heartbeat(worker=request.auth, info=data.validated_data.get("info") or {})
     if selectors.reap_due():
         transaction.on_commit(dispatch.send_reap)
     return Response({"ok": True})

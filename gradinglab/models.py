@@ -12,8 +12,11 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from gradinglab.queues import queue_for
 
 
 def token_hash(raw: str) -> str:
@@ -91,6 +94,14 @@ LATE_POLICIES = [
 ]
 
 
+def gpu_kind_choices() -> list[tuple[str, str]]:
+    """CPU only, or one of the configured GPU kinds (PDC_GPU_KINDS): a queue some worker consumes."""
+    return [("", _("仅 CPU（正确性）")), *((kind, kind) for kind in settings.GPU_KINDS)]
+
+
+_PERCENT = [MinValueValidator(0), MaxValueValidator(100)]
+
+
 class AssignmentQuerySet(models.QuerySet):
     def visible_to(self, user) -> AssignmentQuerySet:
         from accounts.roles import is_staff_member
@@ -107,7 +118,14 @@ class Assignment(models.Model):
 
     problem = models.ForeignKey(Problem, on_delete=models.PROTECT, related_name="assignments")
     title = models.CharField(_("名称"), max_length=200, blank=True)
-    points = models.DecimalField(_("分值"), max_digits=7, decimal_places=2, default=Decimal("10"))
+    points = models.DecimalField(
+        _("分值"),
+        max_digits=7,
+        decimal_places=2,
+        default=Decimal("10"),
+        # The gradebook item's maximum: a grade out of 0 points means nothing.
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
     published = models.BooleanField(_("已发布"), default=False)
     opens_at = models.DateTimeField(_("开放时间"), null=True, blank=True)
     due_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
@@ -124,19 +142,24 @@ class Assignment(models.Model):
         _("迟交政策"), max_length=16, choices=LATE_POLICIES, default="penalty"
     )
     late_penalty_per_day = models.DecimalField(
-        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10")
+        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10"), validators=_PERCENT
     )
     late_penalty_cap = models.DecimalField(
-        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100")
+        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100"), validators=_PERCENT
     )
     gpu_kind = models.CharField(
         _("评测 GPU 型号"),
         max_length=32,
         blank=True,
+        choices=gpu_kind_choices,
         help_text=_("空 = 只在 CPU 路径评测（正确性）；否则送到 grade-gpu-<型号> 队列"),
     )
-    rate_limit_count = models.PositiveIntegerField(_("窗口内最多提交次数"), default=10)
-    rate_limit_minutes = models.PositiveIntegerField(_("限流窗口（分钟）"), default=10)
+    rate_limit_count = models.PositiveIntegerField(
+        _("窗口内最多提交次数"), default=10, validators=[MinValueValidator(1)]
+    )
+    rate_limit_minutes = models.PositiveIntegerField(
+        _("限流窗口（分钟）"), default=10, validators=[MinValueValidator(1)]
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = AssignmentQuerySet.as_manager()
@@ -145,6 +168,22 @@ class Assignment(models.Model):
         ordering = ("due_at", "pk")
         verbose_name = _("实验作业")
         verbose_name_plural = _("实验作业")
+        # The validators above guard the forms; these guard every other writer.
+        constraints = [
+            models.CheckConstraint(condition=models.Q(points__gt=0), name="assignment_points_gt_0"),
+            models.CheckConstraint(
+                condition=models.Q(late_penalty_per_day__gte=0, late_penalty_per_day__lte=100),
+                name="assignment_penalty_per_day_percent",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(late_penalty_cap__gte=0, late_penalty_cap__lte=100),
+                name="assignment_penalty_cap_percent",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rate_limit_count__gte=1, rate_limit_minutes__gte=1),
+                name="assignment_rate_limit_gte_1",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_title
@@ -159,7 +198,7 @@ class Assignment(models.Model):
 
     @property
     def queue_name(self) -> str:
-        return f"grade-gpu-{self.gpu_kind}" if self.gpu_kind else "grade-cpu"
+        return queue_for(self.gpu_kind)
 
     @property
     def hardware(self) -> str:

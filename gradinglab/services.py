@@ -7,12 +7,14 @@ Every score reaches the gradebook through `gradebook.services.grade_record` (raw
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import jsonschema
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -32,8 +34,10 @@ from gradinglab.models import (
     new_token,
     token_hash,
 )
-from gradinglab.runner import RESULT_SCHEMA
+from gradinglab.runner.result import validate as result_validate
 from gradinglab.scoring import document_fraction
+
+log = logging.getLogger("gradinglab")
 
 PHASES = ("compiling", "testing", "timing")
 _CENT = Decimal("0.01")
@@ -89,6 +93,9 @@ def _check_window(assignment: Assignment, now: datetime) -> bool:
     """Raises SubmissionClosed outside the window; returns True when the submission is late."""
     if not assignment.published:
         raise SubmissionClosed("该实验尚未发布")
+    if assignment.gpu_kind and assignment.gpu_kind not in settings.GPU_KINDS:
+        # Saved before kinds were validated, or PDC_GPU_KINDS changed: no worker consumes it.
+        raise SubmissionClosed(f"该实验的评测硬件 {assignment.gpu_kind!r} 未配置，请联系助教")
     if assignment.opens_at and now < assignment.opens_at:
         raise SubmissionClosed(
             f"该实验于 {timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M} 开放"
@@ -215,7 +222,7 @@ def job_phase(*, worker: WorkerNode, job_token: str, phase: str) -> None:
 
 def _validate_schema(document: Any) -> None:
     try:
-        jsonschema.validate(document, RESULT_SCHEMA)
+        result_validate(document)
     except jsonschema.ValidationError as exc:
         path = "/".join(str(p) for p in exc.absolute_path)
         raise ResultInvalid(f"result document off schema at '{path}': {exc.message[:300]}") from exc
@@ -473,37 +480,51 @@ def _give_up(submission: Submission, now: datetime) -> None:
     _finish(submission, doc, None, now)
 
 
+def _reap_one(submission: Submission, now: datetime) -> str | None:
+    job = (
+        GradingJob.objects.filter(submission=submission, round=submission.round, superseded=False)
+        .order_by("-enqueued_at")
+        .first()
+    )
+    if not _is_stuck(job, now):
+        return None
+    if job is not None:
+        job.superseded = True
+        job.save(update_fields=["superseded"])
+    if submission.dispatches >= conf.MAX_DISPATCHES:
+        _give_up(submission, now)
+        return "failed"
+    submission.status, submission.phase = Submission.Status.QUEUED, ""
+    submission.save(update_fields=["status", "phase"])
+    _dispatch(submission, now)
+    return "requeued"
+
+
 @transaction.atomic
 def submissions_reap(*, now: datetime | None = None) -> dict[str, int]:
-    """Re-queue pending submissions whose job is stuck; after MAX_DISPATCHES give up (no attempt)."""
+    """Re-queue pending submissions whose job is stuck; after MAX_DISPATCHES give up (no attempt).
+
+    Each submission in its own savepoint: one that cannot be handled is rolled back, logged and
+    counted under "errors", and the others are still reaped.
+    """
     now = now or timezone.now()
-    counts = {"requeued": 0, "failed": 0}
+    counts = {"requeued": 0, "failed": 0, "errors": 0}
     pending = (
         Submission.objects.select_for_update(skip_locked=True)
         .filter(status__in=Submission.PENDING)
         .select_related("assignment__problem")
+        .order_by("pk")
     )
     for submission in pending:
-        job = (
-            GradingJob.objects.filter(
-                submission=submission, round=submission.round, superseded=False
-            )
-            .order_by("-enqueued_at")
-            .first()
-        )
-        if not _is_stuck(job, now):
+        try:
+            with transaction.atomic():
+                outcome = _reap_one(submission, now)
+        except Exception:
+            log.exception("reaping submission %s failed; the reaper goes on", submission.pk)
+            counts["errors"] += 1
             continue
-        if job is not None:
-            job.superseded = True
-            job.save(update_fields=["superseded"])
-        if submission.dispatches >= conf.MAX_DISPATCHES:
-            _give_up(submission, now)
-            counts["failed"] += 1
-        else:
-            submission.status, submission.phase = Submission.Status.QUEUED, ""
-            submission.save(update_fields=["status", "phase"])
-            _dispatch(submission, now)
-            counts["requeued"] += 1
+        if outcome:
+            counts[outcome] += 1
     return counts
 
 

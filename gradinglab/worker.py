@@ -16,6 +16,7 @@ from celery import Celery, signals
 from kombu import Queue
 
 from gradinglab import jobs
+from gradinglab.queues import queue_for
 
 VISIBILITY_TIMEOUT_S = 3600  # seconds; must exceed the longest grading job (task time limit 660 s)
 SOFT_TIME_LIMIT_S = 600  # seconds; same outer guard as the web side's settings
@@ -41,7 +42,7 @@ def _transport_options() -> dict[str, Any]:
 
 def _queues() -> list[Queue]:
     kind = os.environ.get("PDC_WORKER_KIND", "cpu").strip() or "cpu"
-    return [Queue("grade-cpu" if kind == "cpu" else f"grade-gpu-{kind}")]
+    return [Queue(queue_for(kind))]
 
 
 app = Celery(

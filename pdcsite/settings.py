@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from gradinglab.queues import CPU_QUEUE, KIND_PATTERN, queue_for
 from pdcsite.env import (
     env_bool,
     env_broker_url,
@@ -189,6 +190,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON (deep nesting refused with a 400, pdcsite/parsers.py) and the browser forms DRF knows.
+    "DEFAULT_PARSER_CLASSES": [
+        "pdcsite.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -216,7 +223,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_POOL = "prefork"
 CELERY_TASK_DEFAULT_QUEUE = "default"
 GPU_KINDS = env_list("PDC_GPU_KINDS", ["h200", "h100", "a100", "l40s", "rtx4090", "rtx5090"])
-CELERY_TASK_QUEUES_NAMES = ["default", "grade-cpu", *[f"grade-gpu-{kind}" for kind in GPU_KINDS]]
+if bad_kinds := [kind for kind in GPU_KINDS if not KIND_PATTERN.match(kind) or kind == "cpu"]:
+    raise ImproperlyConfigured(
+        f"PDC_GPU_KINDS: {', '.join(bad_kinds)} must be lower-case letters and digits (not cpu)"
+    )
+CELERY_TASK_QUEUES_NAMES = ["default", CPU_QUEUE, *[queue_for(kind) for kind in GPU_KINDS]]
 # Time limits (seconds): grading a kernel has its own sandbox limits; these are the outer guard.
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600, minimum=10)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660, minimum=15)

@@ -112,8 +112,13 @@ def _cap_test(t: dict[str, Any]) -> dict[str, Any]:
     return t
 
 
-def validate(doc: dict[str, Any]) -> None:
-    """Raise jsonschema.ValidationError when the document breaks the schema."""
+def validate(doc: Any) -> None:
+    """Raise jsonschema.ValidationError when the document breaks the schema, formats included.
+
+    jsonschema checks "format" only when given a format checker; "date-time" needs the
+    rfc3339-validator package, without which the checker would pass any string.
+    """
     import jsonschema
 
-    jsonschema.validate(doc, RESULT_SCHEMA)
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    jsonschema.validate(doc, RESULT_SCHEMA, format_checker=checker)

@@ -174,17 +174,17 @@ def test_reaper_requeues_stuck_jobs_then_gives_up_without_an_attempt(
     purge()
     response, first_job = submit_and_take(client_a, django_capture_on_commit_callbacks)
     sub = Submission.objects.get()
-    assert submissions_reap() == {"requeued": 0, "failed": 0}  # not stuck yet
+    assert submissions_reap() == {"requeued": 0, "failed": 0, "errors": 0}  # not stuck yet
     later = timezone.now() + timedelta(seconds=conf.QUEUED_STUCK_S + 1)
     for _ in range(conf.MAX_DISPATCHES - 1):
         with django_capture_on_commit_callbacks(execute=True):
-            assert submissions_reap(now=later) == {"requeued": 1, "failed": 0}
+            assert submissions_reap(now=later) == {"requeued": 1, "failed": 0, "errors": 0}
         assert len(take_jobs()) == 1
         later += timedelta(seconds=conf.QUEUED_STUCK_S + 1)
     # The replaced job can no longer post a result.
     stale = post_result(client, worker_token, first_job["job_token"], load_doc("accepted"))
     assert stale.status_code == 409
-    assert submissions_reap(now=later) == {"requeued": 0, "failed": 1}
+    assert submissions_reap(now=later) == {"requeued": 0, "failed": 1, "errors": 0}
     sub.refresh_from_db()
     assert sub.status == "infrastructure_error" and not sub.counts_as_attempt
     assert GradingJob.objects.filter(submission=sub).count() == conf.MAX_DISPATCHES
@@ -206,8 +206,8 @@ def test_running_job_is_stuck_only_after_its_time_limit(
         HTTP_AUTHORIZATION=f"Worker {worker_token}",
     )
     soon = timezone.now() + timedelta(seconds=conf.RUNNING_STUCK_S - 5)
-    assert submissions_reap(now=soon) == {"requeued": 0, "failed": 0}
+    assert submissions_reap(now=soon) == {"requeued": 0, "failed": 0, "errors": 0}
     late = timezone.now() + timedelta(seconds=conf.RUNNING_STUCK_S + 5)
     with django_capture_on_commit_callbacks(execute=True):
-        assert submissions_reap(now=late) == {"requeued": 1, "failed": 0}
+        assert submissions_reap(now=late) == {"requeued": 1, "failed": 0, "errors": 0}
     assert len(take_jobs()) == 1
