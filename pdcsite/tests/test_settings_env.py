@@ -77,6 +77,8 @@ BAD_VALUES = [
     ("EMAIL_URL", "smtp://mail.example.edu:port"),
     ("EMAIL_URL", "smtp://mail.example.edu:587?starttls=1"),
     ("PASSWORD_RESET_TIMEOUT", "60"),
+    ("PDC_GPU_KINDS", "h200,evil<script>"),
+    ("PDC_GPU_KINDS", "cpu"),
 ]
 
 
