@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gradinglab', '0002_assignment_limits_data'),
+        ('gradinglab', '0003_assignment_limits_data'),
     ]
 
     operations = [

@@ -20,7 +20,7 @@ def _clamp_existing(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gradinglab', '0001_initial'),
+        ('gradinglab', '0002_checks_and_worker_device'),
     ]
 
     # A migration of its own: PostgreSQL refuses ALTER TABLE in a transaction that has pending
