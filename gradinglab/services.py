@@ -19,10 +19,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from gradebook.models import Grade, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
-from gradinglab import conf, dispatch, result_check
+from gradinglab import conf, dispatch, precheck, result_check
 from gradinglab.models import (
     Assignment,
     GradingJob,
@@ -89,6 +90,20 @@ def _check_source(assignment: Assignment, backend: str, source: str) -> None:
         raise SubmissionError("代码中含有 NUL 字节")
 
 
+def _precheck(assignment: Assignment, backend: str, source: str) -> precheck.Verdict:
+    """The static pre-check (gradinglab.precheck); fail closed: a checker error refuses."""
+    try:
+        verdict = precheck.check(source, backend, precheck.policy_for(assignment.problem.slug))
+    except precheck.CheckerFailed as exc:
+        log.error("pre-check failed for %s: %s", assignment.problem.slug, exc)
+        raise SubmissionError(
+            _("提交前检查无法运行，代码没有排队评测；请稍后再试，或告诉助教。")
+        ) from exc
+    if verdict.refused:
+        raise SubmissionError(verdict.refusal_message())
+    return verdict
+
+
 def _check_window(assignment: Assignment, now: datetime) -> bool:
     """Raises SubmissionClosed outside the window; returns True when the submission is late."""
     if not assignment.published:
@@ -149,6 +164,7 @@ def submission_create(
     # Serialise one student's submissions to one assignment so the rate limit cannot be raced.
     get_user_model().objects.select_for_update().filter(pk=student.pk).first()
     _check_rate(assignment, student, now)
+    verdict = _precheck(assignment, backend, source)
     submission = Submission.objects.create(
         assignment=assignment,
         student=student,
@@ -159,6 +175,8 @@ def submission_create(
         created_at=now,
         late=late,
         queue=assignment.queue_name,
+        flagged=bool(verdict.flagged),
+        flag_reason=verdict.flag_reason() if verdict.flagged else "",
     )
     _dispatch(submission, now)
     return submission

@@ -24,6 +24,10 @@ def correct_source() -> str:
     return (SOLUTIONS / "triton" / "correct.py").read_text(encoding="utf-8")
 
 
+def correct_cuda_source() -> str:
+    return (SOLUTIONS / "cuda" / "correct.cu").read_text(encoding="utf-8")
+
+
 def slow_correct_source(pause_s: int = 2) -> str:
     """Correct, with a pause per test (seconds) so a test can watch or interrupt the testing phase."""
     return correct_source().replace(

@@ -12,7 +12,15 @@ from django.utils import timezone
 from accounts.models import Profile
 from gradinglab.models import Problem, Submission
 from gradinglab.services import problems_sync
-from gradinglab.tests.labkit import gpu_doc, make_assignment, post_result, purge, take_jobs
+from gradinglab.tests.labkit import (
+    correct_cuda_source,
+    correct_source,
+    gpu_doc,
+    make_assignment,
+    post_result,
+    purge,
+    take_jobs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +115,11 @@ def test_leaderboard_shows_opted_in_unflagged_best_times(
         with django_capture_on_commit_callbacks(execute=True):
             student_client.post(
                 "/api/v1/submissions",
-                data={"problem": "vector-add", "backend": "triton", "source": f"# {median}"},
+                data={
+                    "problem": "vector-add",
+                    "backend": "triton",
+                    "source": correct_source() + f"# {median}\n",
+                },
             )
         [job] = take_jobs("grade-gpu-h100")
         post_result(client, gpu_worker_token, job["job_token"], gpu_doc(median_ms=median))
@@ -148,7 +160,7 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
     with django_capture_on_commit_callbacks(execute=True):
         response = client_a.post(
             "/api/v1/submissions",
-            data={"problem": "vector-add", "backend": "cuda", "source": "__global__ void k() {}"},
+            data={"problem": "vector-add", "backend": "cuda", "source": correct_cuda_source()},
         )
     [job] = take_jobs("grade-gpu-h100")
     doc = gpu_doc(roofline=0.7)

@@ -9,7 +9,14 @@ import pytest
 
 from gradebook.models import Grade, GradeEvent
 from gradinglab.models import Problem, RegradeRun, Submission
-from gradinglab.tests.labkit import load_doc, post_result, purge, submit_and_take, take_jobs
+from gradinglab.tests.labkit import (
+    correct_source,
+    load_doc,
+    post_result,
+    purge,
+    submit_and_take,
+    take_jobs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +77,7 @@ def test_scoring_rule_change_is_reapplied_to_stored_results(
     with django_capture_on_commit_callbacks(execute=True):
         response = client_a.post(
             "/api/v1/submissions",
-            data={"problem": "vector-add", "backend": "triton", "source": "x = 1",
+            data={"problem": "vector-add", "backend": "triton", "source": correct_source(),
                   "assignment": gpu.pk},
         )  # fmt: skip
     assert response.status_code == 201

@@ -15,6 +15,7 @@ from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
 from gradinglab.services import submissions_reap
 from gradinglab.tests.labkit import (
+    correct_source,
     load_doc,
     make_assignment,
     post_result,
@@ -61,15 +62,19 @@ def test_rate_limit_window_slides(student_a) -> None:
     assignment = make_assignment(rate_limit_count=1, rate_limit_minutes=10)
     start = timezone.now()
     submission_create(
-        student=student_a, assignment=assignment, backend="triton", source="a", now=start
+        student=student_a,
+        assignment=assignment,
+        backend="triton",
+        source=correct_source() + "# a\n",
+        now=start,
     )
     with pytest.raises(RateLimited):
         submission_create(
-            student=student_a, assignment=assignment, backend="triton", source="b",
+            student=student_a, assignment=assignment, backend="triton", source=correct_source() + "# b\n",
             now=start + timedelta(minutes=9),
         )  # fmt: skip
     later = submission_create(
-        student=student_a, assignment=assignment, backend="triton", source="c",
+        student=student_a, assignment=assignment, backend="triton", source=correct_source() + "# c\n",
         now=start + timedelta(minutes=10, seconds=1),
     )  # fmt: skip
     assert later.pk
