@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from gradinglab import queues
 from gradinglab.models import GradingJob, Submission, WorkerNode
 from gradinglab.runner import floors
 from gradinglab.runner.problems import Problem as PackageProblem
@@ -40,20 +41,11 @@ class WrongWorker(PermissionError):
     """The credential is not of the job's queue kind (HTTP 403, logged, nothing stored)."""
 
 
-def queue_kind(queue: str) -> str:
-    """`grade-cpu` -> cpu, `grade-gpu-h100` -> h100 (the queue names of Assignment.queue_name)."""
-    if queue == "grade-cpu":
-        return CPU_KIND
-    prefix = "grade-gpu-"
-    return queue[len(prefix) :] if queue.startswith(prefix) else ""
-
-
 def check_worker(worker: WorkerNode, job: GradingJob) -> None:
-    kind = queue_kind(job.queue)
-    if not kind or worker.kind != kind:
+    if job.queue != queues.queue_for(worker.kind):
         raise WrongWorker(
             f"job of queue {job.queue!r} refused from worker {worker.name!r} of kind "
-            f"{worker.kind!r}: only a {kind or '?'} worker may report it"
+            f"{worker.kind!r}: only a worker of that queue's kind may report it"
         )
 
 
