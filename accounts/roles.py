@@ -33,6 +33,13 @@ _TA_PERMISSIONS = [
     "quizzes.view_quiz",
     "quizzes.view_question",
     "quizzes.view_attempt",
+    # TAs draft quizzes (questions, picks, rules, settings); only instructors publish them.
+    "quizzes.add_quiz",
+    "quizzes.change_quiz",
+    "quizzes.add_question",
+    "quizzes.change_question",
+    "quizzes.add_quizquestion",
+    "quizzes.change_quizquestion",
     "accounts.view_profile",
 ]
 
@@ -52,9 +59,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "gradinglab.change_problem",
         "lectures.change_lecture",
         "lectures.change_section",
-        "quizzes.add_quiz",
-        "quizzes.change_quiz",
-        "quizzes.change_question",
+        "quizzes.publish_quiz",
         "accounts.change_profile",
     ],
 }

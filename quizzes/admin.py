@@ -4,6 +4,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from gradebook.services import grade_item_late_policy_set
+from quizzes.access import can_publish
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.services import quiz_gradebook_item, quiz_late_policy
 
@@ -96,6 +97,12 @@ class QuizAdmin(admin.ModelAdmin):
             },
         ),
     )
+
+    def get_readonly_fields(self, request, obj=None):
+        # TAs draft quizzes; publishing is an instructor's decision (quizzes.publish_quiz).
+        if can_publish(request.user):
+            return super().get_readonly_fields(request, obj)
+        return (*super().get_readonly_fields(request, obj), "published")
 
     def save_model(self, request, obj: Quiz, form, change: bool) -> None:
         super().save_model(request, obj, form, change)

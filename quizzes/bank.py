@@ -328,3 +328,60 @@ def _check_placeholders(name: str, qid: str, generator: str, stem: str) -> None:
             qid,
             f"stem placeholders not produced by {generator}: {', '.join(sorted(missing))}",
         )
+
+
+# The staff pages validate a question written in the browser exactly like a bank file's question.
+parse_question = _parse_question
+
+
+def _yaml_number(value: Decimal) -> int | float | str:
+    """A Decimal as the plain YAML number an author would type (3, 0.5), exact when possible."""
+    normal = value.normalize()
+    if normal == normal.to_integral_value():
+        return int(normal)
+    text = f"{normal:f}"
+    return float(text) if Decimal(repr(float(text))) == normal else text
+
+
+def question_mapping(question: Any) -> dict[str, Any]:
+    """One Question row in the bank-file format (keys in the order an author writes them)."""
+    raw: dict[str, Any] = {"id": question.bank_id, "section": question.section}
+    raw["type"] = question.qtype
+    if question.tag:
+        raw["tag"] = question.tag
+    raw["stem"] = question.stem
+    if question.stem_en:
+        raw["stem_en"] = question.stem_en
+    if question.qtype in ("single", "multiple"):
+        raw["choices"] = [
+            {"text": c.text, **({"en": c.text_en} if c.text_en else {}),
+             **({"correct": True} if c.correct else {})}
+            for c in question.choices.all()
+        ]  # fmt: skip
+    elif question.qtype == "truefalse":
+        raw["answer"] = bool(question.answer_bool)
+    elif question.qtype == "numeric":
+        raw["answer"] = _yaml_number(question.answer_number)
+        raw["tolerance"] = {"abs": _yaml_number(question.abs_tol)}
+        if question.rel_tol:
+            raw["tolerance"]["rel"] = _yaml_number(question.rel_tol)
+        if question.unit:
+            raw["unit"] = question.unit
+    elif question.qtype == "param":
+        raw["generator"] = question.generator
+    raw["explanation"] = question.explanation
+    if question.explanation_en:
+        raw["explanation_en"] = question.explanation_en
+    if question.points != Decimal("1"):
+        raw["points"] = _yaml_number(question.points)
+    return raw
+
+
+def dump_bank_file(lecture: int, title: str, questions: list[Any]) -> str:
+    """A bank file (the format ``load_bank_file`` reads) holding the given Question rows."""
+    data = {
+        "lecture": lecture,
+        "title": title,
+        "questions": [question_mapping(q) for q in questions],
+    }
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)

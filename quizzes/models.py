@@ -49,6 +49,14 @@ class Question(models.Model):
     unit_en = models.CharField(_("单位（英文）"), max_length=32, blank=True)
     generator = models.CharField(_("生成器"), max_length=64, blank=True)
     source_file = models.CharField(max_length=200, blank=True)
+    # Who owns the row: a bank file (import_quizzes keeps it in step with the file) or the staff
+    # pages (import never overwrites it; staff export it to the YAML format to keep it in git).
+    origin = models.CharField(
+        _("来源"),
+        max_length=8,
+        choices=[("file", _("题库文件")), ("staff", _("网页编写"))],
+        default="file",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -141,7 +149,9 @@ class Quiz(models.Model):
         max_digits=5,
         decimal_places=2,
         default=Decimal("0"),
-        help_text=_("截止时间之后提交的作答，得分乘以 (1 − 扣分%/100)"),
+        help_text=_(
+            "创建成绩项时写入成绩册的迟交政策：迟交任意天数扣此百分比；之后由成绩册决定（可在成绩册中修改）"
+        ),
     )
     time_limit_minutes = models.PositiveIntegerField(
         _("限时（分钟）"), null=True, blank=True, help_text=_("由服务器计时，到时自动提交")
@@ -198,6 +208,7 @@ class Quiz(models.Model):
         ordering = ("kind", "lecture", "title")
         verbose_name = _("测验")
         verbose_name_plural = _("测验")
+        permissions = [("publish_quiz", "Can publish or unpublish a quiz")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(late_penalty_percent__gte=0, late_penalty_percent__lte=100),
@@ -226,6 +237,14 @@ class QuizQuestion(models.Model):
     quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="pool")
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
     order = models.PositiveIntegerField(default=0)
+    points = models.DecimalField(
+        _("本测验中的分值"),
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("留空则用题目自身的分值"),
+    )
 
     class Meta:
         ordering = ("quiz", "order", "pk")
@@ -235,6 +254,43 @@ class QuizQuestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quiz_id}/{self.question_id}"
+
+
+class QuizRule(models.Model):
+    """ "Draw N questions from the bank matching these filters" — drawn per attempt (seeded), so
+    students get different questions of the same kind; blank filters match everything."""
+
+    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="rules")
+    lecture = models.PositiveSmallIntegerField(_("讲次"), null=True, blank=True)
+    section = models.CharField(_("章节锚点"), max_length=32, blank=True)
+    qtype = models.CharField(_("题型"), max_length=16, choices=Question.Type.choices, blank=True)
+    tag = models.CharField(_("考查层次"), max_length=16, choices=Question.Tag.choices, blank=True)
+    count = models.PositiveSmallIntegerField(_("抽题数"))
+    points = models.DecimalField(_("每题分值"), max_digits=6, decimal_places=2)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("quiz", "order", "pk")
+        verbose_name = _("抽题规则")
+        verbose_name_plural = _("抽题规则")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(count__gte=1), name="quizrule_count_pos"),
+            models.CheckConstraint(condition=models.Q(points__gt=0), name="quizrule_points_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quiz_id}: {self.count} × {self.lecture}/{self.qtype}"
+
+    def matching(self, exclude: set[int] | None = None) -> models.QuerySet[Question]:
+        """Bank questions this rule may draw, in a stable order (the seed picks among them)."""
+        found = Question.objects.all()
+        for name in ("lecture", "section", "qtype", "tag"):
+            value = getattr(self, name)
+            if value not in (None, ""):
+                found = found.filter(**{name: value})
+        if exclude:
+            found = found.exclude(pk__in=exclude)
+        return found.order_by("lecture", "bank_id")
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
@@ -259,6 +315,9 @@ class Attempt(models.Model):
     number = models.PositiveIntegerField()
     seed = models.BigIntegerField(help_text=_("参数化题目与打乱顺序的种子"))
     question_ids = models.JSONField(default=list, help_text=_("本次作答抽到的题目（按显示顺序）"))
+    # {question id: points} fixed when the attempt starts (picked questions' points in the quiz,
+    # or the drawing rule's); a question missing here is worth its bank points.
+    points_map = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=16, choices=State.choices, default=State.IN_PROGRESS)
     started_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True, help_text=_("服务器端的作答截止时刻"))

@@ -15,7 +15,7 @@ from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
 from quizzes.scoring import answer_fraction, correct_keys, question_variant
-from quizzes.services import quiz_hard_close
+from quizzes.services import question_points, quiz_hard_close
 
 
 @dataclass
@@ -41,6 +41,7 @@ class QuestionView:
     fraction: Decimal | None = None
     points: Decimal | None = None
     params: dict = field(default_factory=dict)
+    worth: Decimal | None = None  # what the question is worth in this quiz / attempt
 
 
 # Enough digits to be graded right when typed back, for any tolerance (17 round-trips a float).
@@ -90,14 +91,14 @@ def choice_text(choice: Choice, en: bool) -> str:
     return choice.text_en if en and choice.text_en else choice.text
 
 
-def _choice_order(attempt: Attempt, question: Question, keys: list[str]) -> list[str]:
+def _choice_order(quiz: Quiz, seed: int, question: Question, keys: list[str]) -> list[str]:
     """Display order of the choices: a shuffle seeded by the attempt (student, quiz, attempt
     number), so a reload shows the same order and another attempt a new one; without shuffling,
     the bank file's order."""
-    if not attempt.quiz.shuffle_choices:
+    if not quiz.shuffle_choices:
         return keys
     order = sorted(keys)  # by identity, so reordering the bank file does not move them
-    random.Random(variant_seed(attempt.seed, question.bank_id, "choices")).shuffle(order)
+    random.Random(variant_seed(seed, question.bank_id, "choices")).shuffle(order)
     return order
 
 
@@ -120,21 +121,36 @@ def _right_answer(question: Question, choices: list[ChoiceView], variant, unit: 
 
 def attempt_questions(attempt: Attempt) -> list[QuestionView]:
     """Questions of an attempt in display order with the student's saved answers."""
-    questions = Question.objects.prefetch_related("choices").in_bulk(attempt.question_ids)
     answers = {a.question_id: a for a in attempt.answers.all()}
+    return questions_as_seen(
+        attempt.quiz, attempt.seed, attempt.question_ids, answers, attempt.points_map
+    )
+
+
+def questions_as_seen(
+    quiz: Quiz,
+    seed: int,
+    question_ids: list[int],
+    answers: dict[int, Answer] | None = None,
+    points_map: dict[str, str] | None = None,
+) -> list[QuestionView]:
+    """The questions exactly as a student with this seed sees them (staff preview and bank
+    browsing use it with a chosen seed; a student's attempt with its own)."""
+    questions = Question.objects.prefetch_related("choices").in_bulk(question_ids)
+    answers = answers or {}
     en = english()
     views = []
-    for number, qid in enumerate(attempt.question_ids, start=1):
+    for number, qid in enumerate(question_ids, start=1):
         question = questions[qid]
         answer = answers.get(qid)
-        variant = question_variant(question, attempt.seed)
+        variant = question_variant(question, seed)
         stem, explanation = question_text(question, en)
         stem = stem.format_map(variant.params) if variant else stem
         by_key = {c.key: c for c in question.choices.all()}
         selected = set(answer.selected) if answer else set()
         choices = [
             ChoiceView(k, choice_text(by_key[k], en), k in selected, by_key[k].correct, _label(i))
-            for i, k in enumerate(_choice_order(attempt, question, list(by_key)))
+            for i, k in enumerate(_choice_order(quiz, seed, question, list(by_key)))
         ]
         unit = _unit(question, variant.unit if variant else None, en)
         views.append(
@@ -151,6 +167,7 @@ def attempt_questions(attempt: Attempt) -> list[QuestionView]:
                 fraction=answer.fraction if answer else None,
                 points=answer.points if answer else None,
                 params=dict(variant.params) if variant else {},
+                worth=Decimal((points_map or {}).get(str(qid), question.points)),
             )
         )
     return views
@@ -164,7 +181,7 @@ def question_feedback(attempt: Attempt, question: Question, answer: Answer) -> Q
     """One question's view with a live-computed fraction (practice feedback during the attempt)."""
     view = next(v for v in attempt_questions(attempt) if v.question.pk == question.pk)
     view.fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
-    view.points = (view.fraction * question.points).quantize(Decimal("0.001"))
+    view.points = (view.fraction * question_points(attempt, question)).quantize(Decimal("0.001"))
     return view
 
 
@@ -364,3 +381,60 @@ def _s(value: Decimal | None) -> str:
 
 def correct_key_list(question: Question) -> list[str]:
     return correct_keys(question)
+
+
+# ----------------------------------------------------------------------------- staff authoring
+BANK_PAGE_SIZE = 200  # questions per bank page; the whole course bank is about this size
+
+
+def bank_questions(
+    *, lecture: int | None = None, section: str = "", qtype: str = "", tag: str = ""
+) -> list[Question]:
+    """Bank questions matching the filters (blank matches all), in lecture / id order."""
+    found = Question.objects.all()
+    for name, value in (("lecture", lecture), ("section", section), ("qtype", qtype), ("tag", tag)):
+        if value not in (None, ""):
+            found = found.filter(**{name: value})
+    return list(found.order_by("lecture", "bank_id")[:BANK_PAGE_SIZE])
+
+
+def bank_lectures() -> list[int]:
+    return sorted(set(Question.objects.values_list("lecture", flat=True)))
+
+
+def questions_sample(questions: list[Question], seed: int) -> list[QuestionView]:
+    """Questions as a student sees them, parameterized ones with the draw of ``seed``."""
+    unshuffled = Quiz(shuffle_choices=False)
+    return questions_as_seen(unshuffled, seed, [q.pk for q in questions])
+
+
+@dataclass
+class Preview:
+    seed: int
+    questions: list[QuestionView]
+    total: Decimal
+
+
+def quiz_preview(quiz: Quiz, seed: int) -> Preview:
+    """The quiz exactly as a student whose attempt has this seed would get it."""
+    from quizzes.services import quiz_draw
+
+    draw = quiz_draw(quiz, seed)
+    views = questions_as_seen(quiz, seed, draw.question_ids, None, draw.points)
+    return Preview(seed, views, sum((v.worth for v in views), Decimal(0)))
+
+
+def staff_quizzes() -> list[Quiz]:
+    return list(Quiz.objects.filter(kind=Quiz.Kind.GRADED).order_by("-created_at"))
+
+
+def quiz_pool(quiz: Quiz):
+    return quiz.pool.select_related("question").order_by("order", "pk")
+
+
+def staff_questions_by_lecture() -> dict[int, list[Question]]:
+    """Questions written on the staff pages, per lecture (what the YAML export holds)."""
+    found: dict[int, list[Question]] = {}
+    for q in Question.objects.filter(origin="staff").prefetch_related("choices"):
+        found.setdefault(q.lecture, []).append(q)
+    return found

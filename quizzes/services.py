@@ -99,11 +99,23 @@ def bank_import_file(bank: BankFile) -> ImportResult:
     taken = dict(
         Question.objects.filter(bank_id__in=[q.id for q in bank.questions])
         .exclude(source_file=bank.path.name)
+        .exclude(origin="staff")
         .values_list("bank_id", "source_file")
     )
+    staff_rows = {
+        q.bank_id: q
+        for q in Question.objects.filter(
+            bank_id__in=[q.id for q in bank.questions], origin="staff"
+        ).prefetch_related("choices")
+    }
     for spec in bank.questions:
         if spec.id in taken:
             raise BankError(bank.path.name, spec.id, f"id already used in {taken[spec.id]}")
+        if spec.id in staff_rows:
+            _keep_staff_question(bank.path.name, staff_rows[spec.id], spec)
+            result.unchanged += 1
+            result.ids.append(spec.id)
+            continue
         fields = _question_fields(spec, bank.path.name)
         question = Question.objects.filter(bank_id=spec.id).prefetch_related("choices").first()
         if question is None:
@@ -125,6 +137,19 @@ def bank_import_file(bank: BankFile) -> ImportResult:
         )
         result.ids.append(spec.id)
     return result
+
+
+def _keep_staff_question(file: str, question: Question, spec: QuestionSpec) -> None:
+    """A question written on the staff pages is never overwritten by a file. The same question
+    exported to YAML and committed imports as unchanged; a different one is refused by name."""
+    fields = _question_fields(spec, question.source_file)
+    if not (_same(question, fields) and _choices_same(question, spec)):
+        raise BankError(
+            file,
+            spec.id,
+            "this id belongs to a question written on the staff pages; the import never "
+            "overwrites it (rename the question in the file, or edit it on the staff pages)",
+        )
 
 
 @transaction.atomic
@@ -191,15 +216,38 @@ def quiz_hard_close(quiz: Quiz) -> datetime | None:
     return quiz.late_until or quiz.closes_at
 
 
-def _draw_questions(quiz: Quiz, seed: int) -> list[int]:
-    pool = list(quiz.pool.order_by("order", "pk").values_list("question_id", flat=True))
+@dataclass(frozen=True)
+class Draw:
+    question_ids: list[int]
+    points: dict[str, str]  # question id (JSON key) -> points in this quiz, for non-bank values
+
+
+def quiz_draw(quiz: Quiz, seed: int) -> Draw:
+    """The questions (display order) and their points for one seed: the picked pool (or
+    ``draw_count`` of it), then each rule's draw from the bank, never repeating a question.
+    The same seed always gives the same draw, so a staff preview with seed S is what a student
+    with seed S gets."""
+    links = list(quiz.pool.order_by("order", "pk").values_list("question_id", "points"))
     rng = random.Random(seed)
-    if quiz.draw_count and quiz.draw_count < len(pool):
-        picked = set(rng.sample(pool, quiz.draw_count))
-        pool = [q for q in pool if q in picked]
+    if quiz.draw_count and quiz.draw_count < len(links):
+        picked = set(rng.sample([qid for qid, _p in links], quiz.draw_count))
+        links = [link for link in links if link[0] in picked]
+    chosen = [qid for qid, _p in links]
+    points = {str(qid): str(p) for qid, p in links if p is not None}
+    for rule in quiz.rules.order_by("order", "pk"):
+        candidates = list(rule.matching(exclude=set(chosen)).values_list("pk", flat=True))
+        drawn = rng.sample(candidates, min(rule.count, len(candidates)))
+        chosen += drawn
+        points.update({str(qid): str(rule.points) for qid in drawn})
     if quiz.shuffle_questions:
-        rng.shuffle(pool)
-    return pool
+        rng.shuffle(chosen)
+    return Draw(chosen, points)
+
+
+def question_points(attempt: Attempt, question: Question) -> Decimal:
+    """What the question is worth in this attempt (fixed at its start)."""
+    value = (attempt.points_map or {}).get(str(question.pk))
+    return Decimal(value) if value is not None else question.points
 
 
 def _check_can_start(quiz: Quiz, student, now: datetime) -> int:
@@ -210,7 +258,7 @@ def _check_can_start(quiz: Quiz, student, now: datetime) -> int:
     close = quiz_hard_close(quiz)
     if close and now >= close:
         raise QuizError(_("该测验已截止，不能再开始作答。"))
-    if not quiz.pool.exists():
+    if not quiz.pool.exists() and not quiz.rules.exists():
         raise QuizError(_("该测验还没有题目。"))
     done = Attempt.objects.filter(quiz=quiz, student=student).aggregate(m=Max("number"))["m"] or 0
     if quiz.max_attempts and done >= quiz.max_attempts:
@@ -238,13 +286,15 @@ def attempt_start(*, quiz: Quiz, student) -> Attempt:
         limit_end = now + timedelta(minutes=quiz.time_limit_minutes)
         deadline = min(limit_end, deadline) if deadline else limit_end
     try:
+        draw = quiz_draw(quiz, seed)
         with transaction.atomic():
             return Attempt.objects.create(
                 quiz=quiz,
                 student=student,
                 number=number,
                 seed=seed,
-                question_ids=_draw_questions(quiz, seed),
+                question_ids=draw.question_ids,
+                points_map=draw.points,
                 started_at=now,
                 deadline=deadline,
             )
@@ -399,12 +449,13 @@ def _grade(attempt: Attempt) -> None:
     graded = []
     for qid in attempt.question_ids:
         question = questions[qid]
-        raw_max += question.points
+        worth = question_points(attempt, question)
+        raw_max += worth
         answer = answers.get(qid)
         if answer is None:
             continue
         answer.fraction = answer_fraction(quiz, question, answer, attempt.seed)
-        answer.points = (answer.fraction * question.points).quantize(Decimal("0.001"))
+        answer.points = (answer.fraction * worth).quantize(Decimal("0.001"))
         graded.append(answer)
         raw += answer.points
     Answer.objects.bulk_update(graded, ["fraction", "points"])

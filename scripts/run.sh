@@ -15,6 +15,7 @@ echo "== demo users"
 $PY manage.py create_demo_users
 $PY manage.py ensure_local_worker   # the CPU worker's API credential, also when imports are skipped
 $PY manage.py publish_demo_labs     # demo only: every problem published, graded on the CPU path
+$PY manage.py publish_demo_quiz     # demo only: a graded quiz (3 picked questions + a rule)
 pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT

@@ -1,0 +1,199 @@
+"""Writes of quiz authoring on the staff pages: questions written in the browser, a graded quiz's
+picked questions and drawing rules, and publishing.
+
+Permissions are checked by the views (``quizzes.access``); these services keep the rules that
+hold whoever calls them: a rule must be satisfiable, a quiz cannot be published without
+questions, and a question written here is validated exactly like a bank file's question
+(``quizzes.bank``) and stored as ``origin="staff"`` so ``import_quizzes`` never overwrites it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from quizzes.bank import BankError, QuestionSpec, parse_question
+from quizzes.models import Choice, Question, Quiz, QuizQuestion, QuizRule
+from quizzes.services import QuizError, _choice_rows, _question_fields, quiz_gradebook_item
+
+MAX_RULE_COUNT = 50  # questions per rule; a graded quiz is a page, not an exam bank
+
+
+def _next_order(quiz: Quiz) -> int:
+    return (quiz.pool.aggregate(m=Max("order"))["m"] or 0) + 1
+
+
+@transaction.atomic
+def pool_add(*, quiz: Quiz, question_ids: list[int], points: Decimal | None = None) -> int:
+    """Add picked questions (those not in the quiz yet) at the end; returns how many."""
+    have = set(quiz.pool.values_list("question_id", flat=True))
+    found = list(Question.objects.filter(pk__in=question_ids).order_by("lecture", "bank_id"))
+    new = [q for q in found if q.pk not in have]
+    start = _next_order(quiz)
+    QuizQuestion.objects.bulk_create(
+        QuizQuestion(quiz=quiz, question=q, order=start + i, points=points)
+        for i, q in enumerate(new)
+    )
+    return len(new)
+
+
+def pool_remove(*, quiz: Quiz, question_id: int) -> bool:
+    return bool(QuizQuestion.objects.filter(quiz=quiz, question_id=question_id).delete()[0])
+
+
+def pool_points_set(*, quiz: Quiz, question_id: int, points: Decimal | None) -> None:
+    if points is not None and points <= 0:
+        raise QuizError(_("分值必须大于 0。"))
+    QuizQuestion.objects.filter(quiz=quiz, question_id=question_id).update(points=points)
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    count: int
+    points: Decimal
+    lecture: int | None = None
+    section: str = ""
+    qtype: str = ""
+    tag: str = ""
+
+
+@transaction.atomic
+def rule_add(*, quiz: Quiz, spec: RuleSpec) -> QuizRule:
+    """A drawing rule such as "3 from lecture 5, multiple choice"; refused when the bank has fewer
+    matching questions than it asks for (beside the picked ones, which it never repeats)."""
+    if not 1 <= spec.count <= MAX_RULE_COUNT:
+        raise QuizError(_("抽题数必须在 1–%(max)d 之间。") % {"max": MAX_RULE_COUNT})
+    if spec.points <= 0:
+        raise QuizError(_("分值必须大于 0。"))
+    rule = QuizRule(
+        quiz=quiz,
+        lecture=spec.lecture,
+        section=spec.section,
+        qtype=spec.qtype,
+        tag=spec.tag,
+        count=spec.count,
+        points=spec.points,
+        order=(quiz.rules.aggregate(m=Max("order"))["m"] or 0) + 1,
+    )
+    picked = set(quiz.pool.values_list("question_id", flat=True))
+    available = rule.matching(exclude=picked).count()
+    if available < spec.count:
+        raise QuizError(
+            _("符合条件的题目只有 %(n)d 道（已选入的题目不重复抽取），少于要抽的 %(count)d 道。")
+            % {"n": available, "count": spec.count}
+        )
+    rule.save()
+    return rule
+
+
+def rule_remove(*, quiz: Quiz, rule_id: int) -> bool:
+    return bool(QuizRule.objects.filter(quiz=quiz, pk=rule_id).delete()[0])
+
+
+@transaction.atomic
+def quiz_publish_set(*, quiz: Quiz, published: bool) -> Quiz:
+    """Publish (students see it; its gradebook item appears with its due date) or take back."""
+    quiz = Quiz.objects.select_for_update().get(pk=quiz.pk)
+    if published and not quiz.pool.exists() and not quiz.rules.exists():
+        raise QuizError(_("该测验还没有题目，不能发布。"))
+    quiz.published = published
+    quiz.save(update_fields=["published"])
+    if published and quiz.is_graded:
+        quiz_gradebook_item(quiz)
+    return quiz
+
+
+# --- questions written on the staff pages -----------------------------------------------------
+
+
+def question_raw(data: dict) -> dict:
+    """The form's cleaned data as a bank-file question mapping (the YAML format's keys)."""
+    raw: dict = {
+        "id": data["bank_id"],
+        "section": data["section"],
+        "type": data["qtype"],
+        "stem": data["stem"],
+        "explanation": data["explanation"],
+        "points": str(data["points"]),
+    }
+    if data.get("tag"):
+        raw["tag"] = data["tag"]
+    if data["qtype"] in ("single", "multiple"):
+        raw["choices"] = [
+            {
+                "text": line.lstrip("*").strip(),
+                **({"correct": True} if line.startswith("*") else {}),
+            }
+            for line in (data.get("choices") or "").splitlines()
+            if line.strip()
+        ]
+    elif data["qtype"] == "truefalse":
+        raw["answer"] = data.get("answer", "").strip().lower() in ("true", "对", "1", "yes")
+    elif data["qtype"] == "numeric":
+        raw["answer"] = data.get("answer", "")
+        raw["tolerance"] = {"abs": str(data.get("abs_tol") or 0)}
+        if data.get("unit"):
+            raw["unit"] = data["unit"]
+    return raw
+
+
+@transaction.atomic
+def question_create_staff(*, lecture: int, data: dict) -> Question:
+    """Validate like a bank file's question, then store it as the staff pages' own."""
+    if Question.objects.filter(bank_id=data["bank_id"]).exists():
+        raise QuizError(_("题目编号“%(id)s”已被使用。") % {"id": data["bank_id"]})
+    try:
+        spec: QuestionSpec = parse_question("staff", 0, question_raw(data), lecture, None)
+    except BankError as exc:
+        raise QuizError(str(exc).removeprefix("staff: ")) from exc
+    question = Question.objects.create(
+        bank_id=spec.id, origin="staff", **_question_fields(spec, source_file="")
+    )
+    Choice.objects.bulk_create(
+        Choice(question=question, key=key, position=pos, text=text, text_en=en, correct=ok)
+        for key, pos, text, en, ok in _choice_rows(spec)
+    )
+    return question
+
+
+# --- the demo graded quiz of `make run` -------------------------------------------------------
+
+DEMO_SLUG = "demo-l5-graded"
+DEMO_CLOSE_DAYS, DEMO_LATE_DAYS = 7, 7  # days from now: due date, then the late window
+
+
+@transaction.atomic
+def demo_quiz_ensure() -> Quiz | None:
+    """Demo only: a published graded quiz on lecture 5 — three picked single-choice questions and
+    a rule drawing the three multiple-choice ones — unless it exists or the bank lacks them."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    if Quiz.objects.filter(slug=DEMO_SLUG).exists():
+        return None
+    picked = list(Question.objects.filter(lecture=5, qtype="single").order_by("bank_id")[:3])
+    rule = RuleSpec(count=3, points=Decimal("2"), lecture=5, qtype="multiple")
+    if len(picked) < 3 or Question.objects.filter(lecture=5, qtype="multiple").count() < 3:
+        return None
+    now = timezone.now()
+    quiz = Quiz.objects.create(
+        title=_("第 5 讲小测（计分，演示）"),
+        slug=DEMO_SLUG,
+        kind=Quiz.Kind.GRADED,
+        lecture=5,
+        description=_("三道选定的单选题，加上从第 5 讲多选题中随机抽取的三道（每道 2 分）。"),
+        closes_at=now + timedelta(days=DEMO_CLOSE_DAYS),
+        late_until=now + timedelta(days=DEMO_CLOSE_DAYS + DEMO_LATE_DAYS),
+        late_penalty_percent=Decimal("20"),
+        time_limit_minutes=20,
+        max_attempts=2,
+        grade_max_points=Decimal("10"),
+    )
+    pool_add(quiz=quiz, question_ids=[q.pk for q in picked])
+    rule_add(quiz=quiz, spec=rule)
+    return quiz_publish_set(quiz=quiz, published=True)

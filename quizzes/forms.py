@@ -1,0 +1,113 @@
+"""Forms of the staff quiz pages (validation of shape; the rules live in quizzes.authoring)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from quizzes.bank import ANCHOR_RE, ID_RE
+from quizzes.models import Question, Quiz
+
+_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+_BLANK = [("", _("全部"))]
+
+
+class BankFilterForm(forms.Form):
+    lecture = forms.IntegerField(label=_("讲次"), required=False, min_value=1, max_value=99)
+    section = forms.RegexField(
+        label=_("章节锚点"), regex=ANCHOR_RE, required=False, help_text=_("如 sec-5-3")
+    )
+    qtype = forms.ChoiceField(
+        label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
+    )
+    tag = forms.ChoiceField(
+        label=_("考查层次"), choices=_BLANK + Question.Tag.choices, required=False
+    )
+    seed = forms.IntegerField(
+        label=_("样例种子"), required=False, min_value=0, help_text=_("参数化题目按此种子抽一组数")
+    )
+
+
+class QuizSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Quiz
+        fields = (
+            "title",
+            "slug",
+            "lecture",
+            "description",
+            "opens_at",
+            "closes_at",
+            "late_until",
+            "late_penalty_percent",
+            "time_limit_minutes",
+            "max_attempts",
+            "grading_method",
+            "grade_max_points",
+            "shuffle_questions",
+            "shuffle_choices",
+        )
+        widgets = {"opens_at": _DATETIME, "closes_at": _DATETIME, "late_until": _DATETIME}
+
+
+class PickForm(forms.Form):
+    questions = forms.ModelMultipleChoiceField(queryset=Question.objects.all())
+    points = forms.DecimalField(
+        label=_("每题分值"), required=False, min_value=Decimal("0.01"), decimal_places=2
+    )
+
+
+class PointsForm(forms.Form):
+    question = forms.IntegerField()
+    points = forms.DecimalField(required=False, min_value=Decimal("0.01"), decimal_places=2)
+
+
+class RuleForm(forms.Form):
+    count = forms.IntegerField(label=_("抽题数"), min_value=1, max_value=50)
+    lecture = forms.IntegerField(label=_("讲次"), required=False, min_value=1, max_value=99)
+    section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, required=False)
+    qtype = forms.ChoiceField(
+        label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
+    )
+    tag = forms.ChoiceField(
+        label=_("考查层次"), choices=_BLANK + Question.Tag.choices, required=False
+    )
+    points = forms.DecimalField(
+        label=_("每题分值"), min_value=Decimal("0.01"), decimal_places=2, initial=Decimal("1")
+    )
+
+
+class PreviewForm(forms.Form):
+    seed = forms.IntegerField(label=_("种子"), min_value=0, required=False, initial=1)
+
+
+_AUTHOR_TYPES = [c for c in Question.Type.choices if c[0] != "param"]
+
+
+class QuestionForm(forms.Form):
+    bank_id = forms.RegexField(
+        label=_("题目编号"), regex=ID_RE, help_text=_("小写字母、数字与连字符，如 l5-s01")
+    )
+    lecture = forms.IntegerField(label=_("讲次"), min_value=1, max_value=99)
+    section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, help_text=_("如 sec-5-3"))
+    qtype = forms.ChoiceField(label=_("题型"), choices=_AUTHOR_TYPES)
+    tag = forms.ChoiceField(label=_("考查层次"), choices=Question.Tag.choices)
+    stem = forms.CharField(label=_("题干"), widget=forms.Textarea(attrs={"rows": 3}))
+    choices = forms.CharField(
+        label=_("选项（每行一个，正确项以 * 开头）"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    answer = forms.CharField(
+        label=_("答案（判断题填 true / false；数值题填数字）"), required=False, max_length=64
+    )
+    abs_tol = forms.DecimalField(label=_("允许误差（绝对值）"), required=False, min_value=0)
+    unit = forms.CharField(label=_("单位"), required=False, max_length=32)
+    explanation = forms.CharField(
+        label=_("解析（须注明章节，如 §5.3）"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+    points = forms.DecimalField(
+        label=_("分值"), min_value=Decimal("0.01"), decimal_places=2, initial=Decimal("1")
+    )

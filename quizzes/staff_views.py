@@ -1,0 +1,225 @@
+"""Staff quiz pages: the bank, graded quizzes built from picked questions and rules, preview,
+publish. Thin: one access check (``quizzes.access``), writes in ``quizzes.authoring``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from quizzes import authoring, selectors
+from quizzes import forms as qforms
+from quizzes.access import author_required, can_publish
+from quizzes.bank import dump_bank_file
+from quizzes.models import Quiz
+from quizzes.services import QuizError, quiz_gradebook_item
+
+DEFAULT_SEED = 1
+
+
+def _seed(request: HttpRequest) -> int:
+    form = qforms.PreviewForm(request.GET)
+    return (form.cleaned_data.get("seed") if form.is_valid() else None) or DEFAULT_SEED
+
+
+@author_required
+@require_GET
+def bank(request: HttpRequest) -> HttpResponse:
+    form = qforms.BankFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    questions = selectors.bank_questions(
+        lecture=filters.get("lecture"),
+        section=filters.get("section") or "",
+        qtype=filters.get("qtype") or "",
+        tag=filters.get("tag") or "",
+    )
+    seed = filters.get("seed") or DEFAULT_SEED
+    target = Quiz.objects.filter(slug=request.GET.get("quiz", "")).first()
+    context = {
+        "form": form,
+        "views": selectors.questions_sample(questions, seed),
+        "target": target,
+        "lectures": selectors.bank_lectures(),
+        "staff_lectures": sorted(selectors.staff_questions_by_lecture()),
+    }
+    return render(request, "quizzes/staff/bank.html", context)
+
+
+@author_required
+def question_new(request: HttpRequest) -> HttpResponse:
+    form = qforms.QuestionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            question = authoring.question_create_staff(lecture=data["lecture"], data=data)
+        except QuizError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("已保存题目 %(id)s。") % {"id": question.bank_id})
+            return redirect(f"{_url('quizzes:staff_bank')}?lecture={question.lecture}")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "quizzes/staff/question_form.html", {"form": form}, status=status)
+
+
+def _url(name: str, *args) -> str:
+    from django.urls import reverse
+
+    return reverse(name, args=args)
+
+
+@author_required
+@require_GET
+def bank_export(request: HttpRequest, lecture: int) -> HttpResponse:
+    questions = selectors.staff_questions_by_lecture().get(lecture)
+    if not questions:
+        raise Http404("no questions written on the staff pages for this lecture")
+    title = _("第 %(n)d 讲（网页编写的题目）") % {"n": lecture}
+    body = dump_bank_file(lecture, title, questions)
+    response = HttpResponse(body, content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="lecture{lecture:02d}-staff.yaml"'
+    return response
+
+
+@author_required
+def quiz_list(request: HttpRequest) -> HttpResponse:
+    form = qforms.QuizSettingsForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        quiz = form.save(commit=False)
+        quiz.kind, quiz.published = Quiz.Kind.GRADED, False  # a new quiz is always a draft
+        quiz.save()
+        messages.success(request, _("已创建草稿：%(t)s") % {"t": quiz.title})
+        return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    context = {"quizzes": selectors.staff_quizzes(), "form": form}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "quizzes/staff/quiz_list.html", context, status=status)
+
+
+def _edit_page(request: HttpRequest, quiz: Quiz, status: int = 200, **forms) -> HttpResponse:
+    context = {
+        "quiz": quiz,
+        "settings_form": forms.get("settings_form") or qforms.QuizSettingsForm(instance=quiz),
+        "rule_form": forms.get("rule_form") or qforms.RuleForm(),
+        "pool": selectors.quiz_pool(quiz),
+        "rules": quiz.rules.all(),
+        "can_publish": can_publish(request.user),
+        "lectures": selectors.bank_lectures(),
+    }
+    return render(request, "quizzes/staff/quiz_edit.html", context, status=status)
+
+
+def _graded(slug: str) -> Quiz:
+    return get_object_or_404(Quiz, slug=slug, kind=Quiz.Kind.GRADED)
+
+
+@author_required
+@require_GET
+def quiz_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    return _edit_page(request, _graded(slug))
+
+
+@author_required
+@require_POST
+def quiz_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _graded(slug)
+    form = qforms.QuizSettingsForm(request.POST, instance=quiz)
+    if not form.is_valid():
+        return _edit_page(request, Quiz.objects.get(pk=quiz.pk), 400, settings_form=form)
+    quiz = form.save()
+    if quiz.published:
+        quiz_gradebook_item(quiz)  # title, maximum and due date follow the quiz
+    messages.success(request, _("设置已保存。"))
+    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+
+
+@author_required
+@require_POST
+def quiz_pick(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _graded(slug)
+    form = qforms.PickForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("请至少选择一道题。"))
+        return redirect(f"{_url('quizzes:staff_bank')}?quiz={quiz.slug}")
+    added = authoring.pool_add(
+        quiz=quiz,
+        question_ids=[q.pk for q in form.cleaned_data["questions"]],
+        points=form.cleaned_data.get("points"),
+    )
+    messages.success(request, _("已加入 %(n)d 道题。") % {"n": added})
+    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+
+
+@author_required
+@require_POST
+def quiz_points(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _graded(slug)
+    form = qforms.PointsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        if request.POST.get("remove"):
+            authoring.pool_remove(quiz=quiz, question_id=data["question"])
+        else:
+            authoring.pool_points_set(
+                quiz=quiz, question_id=data["question"], points=data.get("points")
+            )
+        messages.success(request, _("已保存。"))
+    else:
+        messages.error(request, _("分值必须是大于 0 的数。"))
+    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+
+
+@author_required
+@require_POST
+def quiz_rule_add(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _graded(slug)
+    form = qforms.RuleForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        spec = authoring.RuleSpec(
+            count=data["count"],
+            points=data["points"],
+            lecture=data.get("lecture"),
+            section=data.get("section") or "",
+            qtype=data.get("qtype") or "",
+            tag=data.get("tag") or "",
+        )
+        try:
+            authoring.rule_add(quiz=quiz, spec=spec)
+        except QuizError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("已添加抽题规则。"))
+            return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    return _edit_page(request, quiz, 400, rule_form=form)
+
+
+@author_required
+@require_POST
+def quiz_rule_remove(request: HttpRequest, slug: str, rule_id: int) -> HttpResponse:
+    authoring.rule_remove(quiz=_graded(slug), rule_id=rule_id)
+    return redirect("quizzes:staff_quiz", slug=slug)
+
+
+@author_required
+@require_POST
+def quiz_publish(request: HttpRequest, slug: str) -> HttpResponse:
+    if not can_publish(request.user):
+        raise PermissionDenied("only instructors publish quizzes")
+    quiz = _graded(slug)
+    try:
+        quiz = authoring.quiz_publish_set(quiz=quiz, published=request.POST.get("published") == "1")
+    except QuizError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("已发布。") if quiz.published else _("已取消发布。"))
+    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+
+
+@author_required
+@require_GET
+def quiz_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    quiz = _graded(slug)
+    preview = selectors.quiz_preview(quiz, _seed(request))
+    return render(request, "quizzes/staff/preview.html", {"quiz": quiz, "preview": preview})
