@@ -173,7 +173,7 @@ def gradebook_export(grid: dict) -> str:
     header += _unique(
         [_plain(item.title) for item in items]
         + [f"{course.category_title(key)} %" for key in cat_keys]
-        + [_("总评 %（仅计已评分的项）"), _("预计总评 %（未评的项按 0 分）")]
+        + [_("总评百分比（仅计已评分的项）"), _("预计总评百分比（未评的项按 0 分）")]
     )
     rows: list[list] = [header]
     for row in grid["rows"]:

@@ -171,9 +171,9 @@ def test_whole_gradebook_export_has_items_categories_and_total(
         "80.00",
         "60.00",
     )
-    assert a["总评 %（仅计已评分的项）"] == "67.50"  # (30·80 + 50·60) / 80
+    assert a["总评百分比（仅计已评分的项）"] == "67.50"  # (30·80 + 50·60) / 80
     # Projected: lab:2 and the exam category count 0: (30·80 + 50·30 + 20·0) / 100
-    assert a["预计总评 %（未评的项按 0 分）"] == "39.00"
+    assert a["预计总评百分比（未评的项按 0 分）"] == "39.00"
     assert rows["student_b"]["第 1 讲测验"] == ""  # not due, not submitted: no value
 
 
