@@ -17,6 +17,10 @@ _TA_PERMISSIONS = [
     "gradebook.view_grade",
     "gradebook.view_gradeevent",
     "gradebook.override_grade",
+    "gradebook.change_grade",  # import an exam's scores from CSV into an existing item
+    "gradebook.add_extension",  # grant or revoke an extension
+    "gradebook.add_excusal",  # excuse or un-excuse
+    "gradebook.change_regraderequest",  # answer a regrade request
     "gradebook.view_category",
     "gradebook.view_gradebooksettings",
     "gradebook.view_extension",

@@ -3,6 +3,7 @@
 - staff pages: `staff_required` (TA, instructor, superuser) — everyone else gets 403;
 - release and course settings: `can_release` (the instructor's `gradebook.release_grades`);
 - a regrade request: `regrade_request_get` (a student reaches only their own, else 404);
+- every staff write: `staff_write_check` with the permission of that write (STAFF_WRITE_PERMISSIONS);
 - grades: `Grade.objects.visible_to(user)` (own, released only) in models.
 """
 
@@ -30,6 +31,25 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+# The permission each staff write needs (accounts.roles gives them to the roles).
+STAFF_WRITE_PERMISSIONS: dict[str, str] = {
+    "override": "gradebook.override_grade",
+    "override_clear": "gradebook.override_grade",
+    "extension": "gradebook.add_extension",
+    "extension_revoke": "gradebook.add_extension",
+    "excuse": "gradebook.add_excusal",
+    "import": "gradebook.change_grade",
+    "import_new_item": "gradebook.add_gradeitem",
+    "regrade_resolve": "gradebook.change_regraderequest",
+}
+
+
+def staff_write_check(user: AbstractBaseUser | AnonymousUser, write: str) -> None:
+    """PermissionDenied unless the user is course staff holding the permission of this write."""
+    if not (is_staff_member(user) and user.has_perm(STAFF_WRITE_PERMISSIONS[write])):
+        raise PermissionDenied(f"{write} needs {STAFF_WRITE_PERMISSIONS[write]}")
 
 
 def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:

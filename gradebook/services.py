@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -13,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
+from gradebook.refs import ref_is_own
 
 _CENT = Decimal("0.01")
 
@@ -367,6 +370,7 @@ _REF_MAX = 64  # characters; refs look like "submission:123"
 _MESSAGE_MAX = 4000  # characters; a regrade request is a paragraph, not an essay
 
 
+@transaction.atomic
 def regrade_request_create(
     *, student: AbstractBaseUser, item: GradeItem, message: str, ref: str = ""
 ) -> RegradeRequest:
@@ -377,12 +381,25 @@ def regrade_request_create(
         raise GradeError(_("说明超过了 %(max)s 个字符。") % {"max": _MESSAGE_MAX})
     if len(ref) > _REF_MAX or not all(ch.isalnum() or ch in ":-_." for ch in ref):
         raise GradeError(_("引用“%(ref)s”不是 kind:id 的形式。") % {"ref": ref})
+    if not ref_is_own(ref, student=student, item=item):
+        raise GradeError(_("“%(ref)s”不是你在此项下的提交或作答。") % {"ref": ref})
+    # Serialise one student's requests so that the daily limit cannot be raced.
+    get_user_model().objects.select_for_update().filter(pk=student.pk).first()
     if RegradeRequest.objects.filter(
         student=student, item=item, ref=ref, status=RegradeRequest.Status.OPEN
     ).exists():
         raise GradeError(_("你已有一个针对此项的待处理复核申请。"))
+    now = timezone.now()
+    limit = settings.PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY
+    recent = RegradeRequest.objects.filter(
+        student=student, item=item, created_at__gt=now - timedelta(days=1)
+    ).count()
+    if recent >= limit:
+        raise GradeError(
+            _("每个成绩项 24 小时内最多提交 %(limit)s 次复核申请，请稍后再试。") % {"limit": limit}
+        )
     return RegradeRequest.objects.create(
-        student=student, item=item, ref=ref, message=message, created_at=timezone.now()
+        student=student, item=item, ref=ref, message=message, created_at=now
     )
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gradebook import csvio, selectors, services
 from gradebook import forms as gb_forms
-from gradebook.access import can_release, staff_required
+from gradebook.access import can_release, staff_required, staff_write_check
 from gradebook.charts import histogram_svg
 from gradebook.models import Grade, GradeItem, RegradeRequest
 
@@ -168,6 +168,7 @@ def student_action(request: HttpRequest, user_id: int, action: str) -> HttpRespo
     student = get_object_or_404(User, pk=user_id)
     if action not in _ACTION_FORMS:
         raise Http404("unknown action")
+    staff_write_check(request.user, action)
     form = _ACTION_FORMS[action](request.POST, prefix=action)
     if form.is_valid():
         try:
@@ -181,10 +182,11 @@ def student_action(request: HttpRequest, user_id: int, action: str) -> HttpRespo
 # --- Import and the regrade queue ----------------------------------------------------------------
 
 
-def _import_item(form: gb_forms.ImportForm) -> GradeItem:
+def _import_item(form: gb_forms.ImportForm, user) -> GradeItem:
     data = form.cleaned_data
     if data.get("item") is not None:
         return data["item"]
+    staff_write_check(user, "import_new_item")
     return services.grade_item_ensure(
         key=data["new_key"],
         title=data["new_title"],
@@ -198,11 +200,13 @@ def _import_item(form: gb_forms.ImportForm) -> GradeItem:
 def grades_import(request: HttpRequest) -> HttpResponse:
     form = gb_forms.ImportForm(request.POST or None, request.FILES or None)
     row_errors: list[tuple[int, str]] = []
+    if request.method == "POST":
+        staff_write_check(request.user, "import")
     if request.method == "POST" and form.is_valid():
         try:
             text = form.text()
             with transaction.atomic():  # a new item disappears with a failed import
-                item = _import_item(form)
+                item = _import_item(form, request.user)
                 result = services.grades_import(item=item, text=text, actor=request.user)
         except forms.ValidationError as exc:
             form.add_error("file", exc)

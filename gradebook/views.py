@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.roles import is_staff_member
 from gradebook import csvio, selectors, services
-from gradebook.access import regrade_request_get
+from gradebook.access import regrade_request_get, staff_write_check
 from gradebook.forms import RegradeRequestForm, RegradeResolveForm
 from gradebook.models import GradeItem, RegradeRequest
 
@@ -68,8 +67,8 @@ def regrade_request_create(request: HttpRequest) -> HttpResponse:
 def regrade_detail(request: HttpRequest, pk: int) -> HttpResponse:
     regrade = regrade_request_get(request.user, pk)
     form = None
-    if request.method == "POST" and not is_staff_member(request.user):
-        raise PermissionDenied("only course staff answer regrade requests")
+    if request.method == "POST":
+        staff_write_check(request.user, "regrade_resolve")
     if is_staff_member(request.user) and regrade.status == RegradeRequest.Status.OPEN:
         form = RegradeResolveForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

@@ -53,15 +53,14 @@ class AssignmentAdmin(admin.ModelAdmin):
         return urls + super().get_urls()
 
     def regrade_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """GET: dry run (lists changes, writes only the audit row). POST: apply."""
+        """GET: a confirm page listing the changes (reads only). POST: apply, audited, redirect."""
         if not request.user.has_perm("gradinglab.regrade_submission"):
             raise PermissionDenied
         assignment = get_object_or_404(Assignment, pk=pk)
-        apply = request.method == "POST"
-        run, changes = services.regrade_apply(
-            assignment=assignment, actor=request.user, dry_run=not apply
-        )
-        if apply:
+        if request.method == "POST":
+            run, changes = services.regrade_apply(
+                assignment=assignment, actor=request.user, dry_run=False
+            )
             self.message_user(
                 request, f"已应用重评 #{run.pk}：{len(changes)} 名学生的成绩变更已记入成绩册"
             )
@@ -70,8 +69,7 @@ class AssignmentAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": f"重评预览：{assignment}",
             "assignment": assignment,
-            "changes": changes,
-            "run": run,
+            "changes": services.regrade_plan(assignment=assignment),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/gradinglab/regrade_preview.html", context)

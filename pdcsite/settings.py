@@ -248,6 +248,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # --- PDC Lab ----------------------------------------------------------------------------------
 PDC_SITE_URL = env_str("PDC_SITE_URL", "http://127.0.0.1:8000")
 PDC_COURSE_NAME = "并行与分布式计算（AI 方向）"
+# Regrade requests a student may file per grade item in any 24 hours (an appeal, not a chat).
+PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY = env_int(
+    "PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY", 3, minimum=1, maximum=100
+)
 
 # --- Logging ----------------------------------------------------------------------------------
 LOGGING = {

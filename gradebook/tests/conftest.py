@@ -21,6 +21,15 @@ def _default_language():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _test_ref_kind(monkeypatch):
+    """Refs "testref:<id>" stand for a student's own object in these tests, which have no lab
+    submissions; the real kinds and their ownership checks: tests/test_regrade_refs.py."""
+    from gradebook import refs
+
+    monkeypatch.setitem(refs._CHECKS, "testref", lambda pk, student, item: True)
+
+
 @pytest.fixture
 def past_due() -> datetime:
     """A deadline three days ago (whole minutes so forms round-trip it)."""

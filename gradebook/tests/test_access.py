@@ -28,7 +28,7 @@ def setup(student_a, student_b, ta, make_item, post, past_due):
     post(student_b, item, 72)
     grade_override(student=student_b, item=item, points=77, actor=ta, reason="B 的私密原因")
     extension_grant(student=student_b, item=item, actor=ta, extra_days=1)
-    regrade_request_create(student=student_b, item=item, message="B 的复核说明", ref="submission:9")
+    regrade_request_create(student=student_b, item=item, message="B 的复核说明", ref="testref:9")
     return {"item": item.pk, "student": student_b.pk}
 
 

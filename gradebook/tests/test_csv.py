@@ -25,10 +25,12 @@ def _rows(body: str) -> list[dict[str, str]]:
 
 
 @pytest.mark.django_db
-def test_new_item_import_then_export_round_trips(client_ta, student_a, student_b) -> None:
+def test_new_item_import_then_export_round_trips(
+    client_instructor, client_ta, student_a, student_b
+) -> None:
     text = "student_id,points,comment\nstudent_a,88.5,ok\nstudent_b,,absent\n"
     response = _upload(
-        client_ta,
+        client_instructor,  # creating an item needs gradebook.add_gradeitem; the TA imports into it
         text,
         new_key="exam:final",
         new_title="期末考试",
@@ -102,9 +104,9 @@ def test_bad_csv_imports_nothing_and_names_the_rows(
 
 
 @pytest.mark.django_db
-def test_failed_import_does_not_leave_a_new_item(client_ta, student_a) -> None:
+def test_failed_import_does_not_leave_a_new_item(client_instructor, student_a) -> None:
     response = _upload(
-        client_ta,
+        client_instructor,
         "student_id,points\nghost,1\n",
         new_key="exam:x",
         new_title="X",

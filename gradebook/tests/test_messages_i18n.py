@@ -17,7 +17,7 @@ def test_a_second_open_regrade_request_is_refused_in_the_students_language(
     client_a, make_item
 ) -> None:
     item = make_item("lab:3", max_points=100)
-    ask = {"item": item.key, "ref": "submission:123", "message": "第 2 个测试用例的容差判错了"}
+    ask = {"item": item.key, "ref": "testref:123", "message": "第 2 个测试用例的容差判错了"}
     assert client_a.post(NEW, ask).status_code == 302
     chinese = client_a.post(NEW, ask)
     assert chinese.status_code == 400

@@ -19,21 +19,21 @@ def lab(student_a, student_b, make_item, post):
     return item
 
 
-def _ask(client, item, message="第 2 个测试用例的容差判错了", ref="submission:123"):
+def _ask(client, item, message="第 2 个测试用例的容差判错了", ref="testref:123"):
     return client.post(NEW, {"item": item.key, "ref": ref, "message": message})
 
 
 @pytest.mark.django_db
 def test_accept_end_to_end(client_a, client_ta, student_a, ta, lab) -> None:
-    form = client_a.get(NEW, {"item": lab.key, "ref": "submission:123"})
-    assert form.status_code == 200 and "submission:123" in form.content.decode()
+    form = client_a.get(NEW, {"item": lab.key, "ref": "testref:123"})
+    assert form.status_code == 200 and "testref:123" in form.content.decode()
     created = _ask(client_a, lab)
     request = RegradeRequest.objects.get()
     assert created.status_code == 302 and created["Location"] == f"/grades/regrades/{request.pk}/"
-    assert (request.student, request.ref, request.status) == (student_a, "submission:123", "open")
+    assert (request.student, request.ref, request.status) == (student_a, "testref:123", "open")
 
     queue = client_ta.get("/grades/staff/regrades/").content.decode()
-    assert f"/grades/regrades/{request.pk}/" in queue and "submission:123" in queue
+    assert f"/grades/regrades/{request.pk}/" in queue and "testref:123" in queue
 
     answer = client_ta.post(
         f"/grades/regrades/{request.pk}/",
@@ -117,7 +117,7 @@ def test_one_open_request_per_item_and_ref(client_a, lab) -> None:
     assert _ask(client_a, lab).status_code == 302
     duplicate = _ask(client_a, lab)
     assert duplicate.status_code == 400 and "待处理复核申请" in duplicate.content.decode()
-    assert _ask(client_a, lab, ref="submission:124").status_code == 302
+    assert _ask(client_a, lab, ref="testref:124").status_code == 302
     assert RegradeRequest.objects.count() == 2
 
 

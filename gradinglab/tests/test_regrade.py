@@ -1,5 +1,5 @@
-"""Must hold 6: regrade-all of an assignment shows the score changes first (dry run: nothing written
-but the audit row); applying records each change through the gradebook with the TA as actor."""
+"""Must hold 6: regrade-all of an assignment shows the score changes first (a GET writes nothing, not
+even an audit row); applying (POST) records each change through the gradebook with the TA as actor."""
 
 from __future__ import annotations
 
@@ -51,8 +51,7 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
     assert grade.points == Decimal("10.00")  # nothing applied
     assert GradeEvent.objects.count() == before_events
     assert Submission.objects.get(student=student_a).score == Decimal("10.00")
-    dry = RegradeRun.objects.get()
-    assert dry.dry_run and dry.actor == ta and dry.changes[0]["new"] == "20.00"
+    assert not RegradeRun.objects.exists()  # a GET writes nothing (issue 13)
 
     applied = client_ta.post(url)
     assert applied.status_code == 302
@@ -61,7 +60,8 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
     event = GradeEvent.objects.filter(student=student_a).latest("at")
     assert event.actor == ta and event.old_points == 10 and event.new_points == 20
     assert "regrade run" in event.reason
-    assert RegradeRun.objects.filter(dry_run=False).count() == 1
+    run = RegradeRun.objects.get()
+    assert not run.dry_run and run.actor == ta and run.changes[0]["new"] == "20.00"
     # Applying again changes nothing more.
     assert client_ta.get(url).content.decode().count("student_a") == 0
 

@@ -1,0 +1,34 @@
+"""What a regrade request's `ref` may name: a kind registered by the app that owns it.
+
+The gradebook imports neither the lab nor the quizzes (they depend on it), so each of them
+registers, in its AppConfig.ready(), a check "does object <id> of this kind belong to this student
+and this grade item?". A ref of an unregistered kind, or one that names someone else's object or
+another item's, is refused: a student appeals only their own work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from gradebook.models import GradeItem
+
+RefCheck = Callable[[int, AbstractBaseUser, GradeItem], bool]
+_CHECKS: dict[str, RefCheck] = {}
+
+
+def ref_kind_register(kind: str, check: RefCheck) -> None:
+    _CHECKS[kind] = check
+
+
+def ref_is_own(ref: str, *, student: AbstractBaseUser, item: GradeItem) -> bool:
+    """True for an empty ref (a request about the whole item) or the student's own object."""
+    if not ref:
+        return True
+    kind, _sep, raw_id = ref.partition(":")
+    check = _CHECKS.get(kind)
+    # Up to 18 digits: any id a bigint primary key can hold, and never a database overflow error.
+    if check is None or not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 18):
+        return False
+    return check(int(raw_id), student, item)

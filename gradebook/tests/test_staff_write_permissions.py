@@ -1,0 +1,92 @@
+"""Every staff write checks its own permission (issue 13): a TA cannot create a grade item through the
+CSV import, and a staff member whose group lost a permission cannot do that write. Nothing written."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from gradebook.access import STAFF_WRITE_PERMISSIONS
+from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
+from gradebook.services import regrade_request_create
+
+IMPORT = "/grades/staff/import/"
+CSV = "student_id,points\nstudent_a,88\n"
+
+
+def _upload(client, csv_text: str = CSV, **fields):
+    file = SimpleUploadedFile("scores.csv", csv_text.encode(), content_type="text/csv")
+    return client.post(IMPORT, {"file": file, **fields})
+
+
+def _revoke(role: str, label: str) -> None:
+    app_label, codename = label.split(".")
+    perm = Permission.objects.get(content_type__app_label=app_label, codename=codename)
+    Group.objects.get(name=role).permissions.remove(perm)
+
+
+NEW_ITEM = {"new_key": "exam:final", "new_title": "期末", "new_max_points": "100"}
+
+
+@pytest.mark.django_db
+def test_ta_cannot_create_an_item_through_the_import(client_ta, student_a) -> None:
+    response = _upload(client_ta, **NEW_ITEM)
+    assert response.status_code == 403
+    assert not GradeItem.objects.filter(key="exam:final").exists() and not Grade.objects.exists()
+
+
+@pytest.mark.django_db
+def test_instructor_creates_one_and_a_ta_imports_into_it(
+    client_instructor, client_ta, student_a
+) -> None:
+    assert _upload(client_instructor, **NEW_ITEM).status_code == 302
+    item = GradeItem.objects.get(key="exam:final")
+    assert _upload(client_ta, CSV.replace("88", "77"), item=item.pk).status_code == 302
+    assert Grade.objects.get(item=item).points == 77
+
+
+@pytest.mark.django_db
+def test_import_needs_change_grade(client_ta, student_a, make_item) -> None:
+    item = make_item("exam:mid", max_points=100)
+    _revoke("ta", "gradebook.change_grade")
+    assert _upload(client_ta, item=item.pk).status_code == 403
+    assert not Grade.objects.exists()
+
+
+ACTIONS = [
+    ("override", {"override-points": "5", "override-reason": "x"}),
+    ("override_clear", {"override_clear-reason": "x"}),
+    ("extension", {"extension-extra_days": "3"}),
+    ("extension_revoke", {}),
+    ("excuse", {"excuse-excused": "1", "excuse-reason": "x"}),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("action", "fields"), ACTIONS, ids=[a for a, _ in ACTIONS])
+def test_each_student_action_needs_its_permission(
+    client_ta, student_a, make_item, action, fields
+) -> None:
+    item = make_item("exam:x", max_points=10)
+    _revoke("ta", STAFF_WRITE_PERMISSIONS[action])
+    before = GradeEvent.objects.count()
+    url = f"/grades/staff/students/{student_a.pk}/{action}/"
+    prefix = action
+    response = client_ta.post(url, {f"{prefix}-item": item.pk, **fields})
+    assert response.status_code == 403
+    assert GradeEvent.objects.count() == before
+    assert not Extension.objects.exists() and not Excusal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_answering_a_regrade_request_needs_its_permission(client_ta, student_a, make_item) -> None:
+    item = make_item("exam:y", max_points=10)
+    request = regrade_request_create(student=student_a, item=item, message="请复核")
+    _revoke("ta", "gradebook.change_regraderequest")
+    response = client_ta.post(
+        f"/grades/regrades/{request.pk}/", {"decision": "decline", "response": "不改"}
+    )
+    assert response.status_code == 403
+    request.refresh_from_db()
+    assert request.status == RegradeRequest.Status.OPEN
