@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_lazy as _
 
 
 class ResetOrSetPasswordForm(PasswordResetForm):
@@ -18,3 +20,25 @@ class ResetOrSetPasswordForm(PasswordResetForm):
     def get_users(self, email: str) -> Iterator[AbstractBaseUser]:
         users = get_user_model()._default_manager.filter(email__iexact=email, is_active=True)
         return (user for user in users if user.email.casefold() == email.casefold())
+
+
+class RosterUploadForm(forms.Form):
+    file = forms.FileField(label=_("名单 CSV 文件"))
+    MAX_BYTES = 2 * 1024 * 1024  # 2 MiB: a course roster is a few dozen KiB
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("文件超过 2 MiB。"))
+        try:
+            self.text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(_("文件不是 UTF-8 编码的 CSV。")) from exc
+        return upload
+
+
+class RosterConfirmForm(forms.Form):
+    payload = forms.CharField(widget=forms.HiddenInput)
+    invite = forms.BooleanField(
+        label=_("给尚未设置密码的人发送邀请邮件"), required=False, initial=True
+    )

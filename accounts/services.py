@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
@@ -60,24 +61,29 @@ class RosterResult:
 def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None, list[str]]:
     errors: list[str] = []
     if None in row:  # csv.DictReader puts surplus cells under the None key
-        errors.append("too many columns")
+        errors.append(_("列数过多"))
     values = {key: (row.get(key) or "").strip() for key in (*ROSTER_COLUMNS, *ROSTER_OPTIONAL)}
     sid = values["student_id"]
     if not sid:
-        errors.append("student_id is empty")
+        errors.append(_("student_id 为空"))
     elif len(sid) > 32 or not all(ch.isalnum() or ch in "-_." for ch in sid):
-        errors.append(f"student_id {sid!r} must be ≤ 32 letters, digits, '-', '_' or '.'")
+        errors.append(
+            _("student_id “%(sid)s” 须为不超过 32 个字母、数字或 - _ . 字符") % {"sid": sid}
+        )
     if not values["name"]:
-        errors.append("name is empty")
+        errors.append(_("name 为空"))
     elif len(values["name"]) > 150:
-        errors.append("name is longer than 150 characters")
+        errors.append(_("name 超过 150 个字符"))
     try:
         validate_email(values["email"])
     except ValidationError:
-        errors.append(f"email {values['email']!r} is not a valid address")
+        errors.append(_("email “%(email)s” 不是有效的地址") % {"email": values["email"]})
     role = values["role"].lower()
     if role not in ROLES:
-        errors.append(f"role {values['role']!r} must be one of {', '.join(ROLES)}")
+        errors.append(
+            _("role “%(role)s” 须为 %(roles)s 之一")
+            % {"role": values["role"], "roles": ", ".join(ROLES)}
+        )
     if errors:
         return None, errors
     return RosterRow(line, sid, values["name"], values["email"], role, values["section"]), []
@@ -93,7 +99,8 @@ def roster_parse(text: str) -> list[RosterRow]:
             [
                 (
                     1,
-                    f"header lacks column(s) {', '.join(missing)}; expected {','.join(ROSTER_COLUMNS)}",
+                    _("表头缺少列 %(missing)s；应为 %(expected)s")
+                    % {"missing": ", ".join(missing), "expected": ",".join(ROSTER_COLUMNS)},
                 )
             ]
         )
@@ -103,7 +110,7 @@ def roster_parse(text: str) -> list[RosterRow]:
     seen: dict[str, int] = {}
     for index, raw in enumerate(reader, start=2):
         if index - 1 > _MAX_ROSTER_ROWS:
-            errors.append((index, f"more than {_MAX_ROSTER_ROWS} rows"))
+            errors.append((index, _("超过 %(max)d 行") % {"max": _MAX_ROSTER_ROWS}))
             break
         if not any((value or "").strip() for key, value in raw.items() if key is not None):
             continue  # blank line
@@ -113,7 +120,11 @@ def roster_parse(text: str) -> list[RosterRow]:
             continue
         if row.student_id in seen:
             errors.append(
-                (index, f"student_id {row.student_id} already on line {seen[row.student_id]}")
+                (
+                    index,
+                    _("student_id %(sid)s 已在第 %(line)d 行出现")
+                    % {"sid": row.student_id, "line": seen[row.student_id]},
+                )
             )
             continue
         seen[row.student_id] = index
@@ -121,7 +132,7 @@ def roster_parse(text: str) -> list[RosterRow]:
     if errors:
         raise RosterError(errors)
     if not rows:
-        raise RosterError([(1, "the file has no data rows")])
+        raise RosterError([(1, _("文件中没有数据行"))])
     return rows
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import staff_views, views
 from accounts.forms import ResetOrSetPasswordForm
 
 app_name = "accounts"
@@ -43,6 +43,9 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("staff/roster/", staff_views.roster, name="staff_roster"),
+    path("staff/roster/upload/", staff_views.roster_upload, name="staff_roster_upload"),
+    path("staff/roster/confirm/", staff_views.roster_confirm, name="staff_roster_confirm"),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_create, name="token_create"),
     path("profile/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "lectures",
     "quizzes",
     "gradinglab",
+    "staffdesk",
 ]
 
 MIDDLEWARE = [

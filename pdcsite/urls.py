@@ -12,6 +12,7 @@ urlpatterns = [
     path("quizzes/", include("quizzes.urls")),
     path("lab/", include("gradinglab.urls")),
     path("grades/", include("gradebook.urls")),
+    path("staff/", include("staffdesk.urls")),
     path("api/v1/", include("gradinglab.api_urls")),
     path("admin/", admin.site.urls),
 ]

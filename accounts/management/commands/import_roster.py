@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from accounts.services import RosterError, roster_import, roster_invite_many
 
@@ -19,6 +20,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file: Path, no_invite: bool, **options) -> None:
+        with translation.override("en"):  # the command speaks English, its row reasons too
+            self._import(file, no_invite)
+
+    def _import(self, file: Path, no_invite: bool) -> None:
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:

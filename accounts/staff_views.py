@@ -1,0 +1,106 @@
+"""Roster in the browser: upload a CSV, see every line's fate (or its errors), confirm; nothing is
+written until a clean file is confirmed. Instructors import (``accounts.change_profile``); TAs may
+look at the roster (``accounts.view_profile``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import selectors, services
+from accounts.forms import RosterConfirmForm, RosterUploadForm
+
+_SALT = "accounts.roster.confirm"
+_MAX_AGE_S = 3600  # seconds a preview stays confirmable; re-upload after that
+
+
+def _can_view(user) -> bool:
+    return user.has_perm("accounts.view_profile")
+
+
+def _can_import(user) -> bool:
+    return user.has_perm("accounts.change_profile")
+
+
+def _roster_page(request: HttpRequest, status: int = 200, **extra) -> HttpResponse:
+    section = request.GET.get("section", "")
+    context = {
+        "people": selectors.roster_people(section=section),
+        "sections": selectors.roster_sections(),
+        "section": section,
+        "can_import": _can_import(request.user),
+        "upload_form": extra.pop("upload_form", None) or RosterUploadForm(),
+        **extra,
+    }
+    return render(request, "accounts/staff/roster.html", context, status=status)
+
+
+@login_required
+@require_GET
+def roster(request: HttpRequest) -> HttpResponse:
+    if not _can_view(request.user):
+        raise PermissionDenied("the roster is for staff")
+    return _roster_page(request)
+
+
+@login_required
+@require_POST
+def roster_upload(request: HttpRequest) -> HttpResponse:
+    if not _can_import(request.user):
+        raise PermissionDenied("only instructors import the roster")
+    form = RosterUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _roster_page(request, 400, upload_form=form)
+    try:
+        rows = services.roster_parse(form.text)
+    except services.RosterError as exc:
+        # Nothing is stored: the page names each bad line; fix the file and upload it again.
+        return _roster_page(request, 400, upload_form=form, line_errors=exc.errors)
+    confirm = RosterConfirmForm(
+        initial={"payload": signing.dumps(form.text, salt=_SALT, compress=True)}
+    )
+    context = {"preview": selectors.roster_preview(rows), "confirm_form": confirm}
+    return render(request, "accounts/staff/roster_preview.html", context)
+
+
+@login_required
+@require_POST
+def roster_confirm(request: HttpRequest) -> HttpResponse:
+    if not _can_import(request.user):
+        raise PermissionDenied("only instructors import the roster")
+    form = RosterConfirmForm(request.POST)
+    try:
+        text = signing.loads(form.data.get("payload", ""), salt=_SALT, max_age=_MAX_AGE_S)
+    except signing.BadSignature:
+        messages.error(request, _("预览已过期或无效，请重新上传文件。"))
+        return redirect("accounts:staff_roster")
+    try:
+        result = services.roster_import(text=text)  # validates every row again, all or nothing
+    except services.RosterError:
+        messages.error(request, _("文件有错误，没有导入任何内容；请重新上传。"))
+        return redirect("accounts:staff_roster")
+    messages.success(
+        request,
+        _("名单已导入：新增 %(c)d，更新 %(u)d，不变 %(s)d。")
+        % {"c": result.created, "u": result.updated, "s": result.unchanged},
+    )
+    if form.data.get("invite"):
+        invites = services.roster_invite_many(user_ids=result.pending_ids)
+        messages.info(
+            request,
+            _("邀请邮件：已发送 %(sent)d，缺少地址 %(skipped)d。")
+            % {"sent": invites.sent, "skipped": invites.skipped},
+        )
+        if invites.failed:
+            messages.error(
+                request,
+                _("发给 %(names)s 的邮件失败；再次导入同一文件即可重试。")
+                % {"names": ", ".join(invites.failed)},
+            )
+    return redirect("accounts:staff_roster")

@@ -1,0 +1,79 @@
+"""Must hold 2 (issue 14), in real Chromium: an instructor uploads a roster with a malformed line;
+the preview names the line and nothing is imported; the fixed file imports after a confirm; the
+invited student sets a password through the e-mailed link and logs in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from accounts.models import Profile
+from accounts.services import user_create_with_role
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+User = get_user_model()
+
+HEADER = "student_id,name,email,role,section\n"
+GOOD = "2026101,王五,wangwu@example.edu,student,A\n2026102,赵六,zhaoliu@example.edu,student,B\n"
+BAD = "2026101,王五,wangwu@example.edu,student,A\n2026102,赵六,not-an-address,student,B\n"
+
+
+def _upload(page, text: str) -> None:
+    page.set_input_files(
+        "#roster-upload input[type=file]",
+        files=[{"name": "roster.csv", "mimeType": "text/csv", "buffer": text.encode("utf-8")}],
+    )
+    page.click("#roster-upload button[type=submit]")
+
+
+def test_roster_upload_preview_confirm_and_invitation(
+    live_server, browser_page, login, mailoutbox
+) -> None:
+    user_create_with_role(username="prof", password="pw-test-12345", role="instructor")
+    users_before = User.objects.count()
+    page = browser_page
+    login(page, "prof")
+    page.goto(f"{live_server.url}/accounts/staff/roster/")
+
+    _upload(page, HEADER + BAD)
+    errors = page.inner_text("#roster-errors")
+    assert "第 3 行" in errors and "not-an-address" in errors and "没有导入任何内容" in errors
+    assert User.objects.count() == users_before and not mailoutbox  # nothing imported
+
+    _upload(page, HEADER + GOOD)
+    page.wait_for_selector("#roster-preview")
+    preview = page.inner_text("#roster-preview")
+    assert "2026101" in preview and "2026102" in preview and "新增" in preview
+    assert User.objects.count() == users_before  # a preview writes nothing
+    page.click("#roster-confirm button[type=submit]")
+    page.wait_for_url("**/accounts/staff/roster/")
+    assert "名单已导入：新增 2" in page.inner_text("main")
+    assert Profile.objects.get(student_id="2026102").section == "B"
+    assert page.locator("#roster tr[data-student-id='2026101']").count() == 1
+
+    invite = next(m for m in mailoutbox if "wangwu@example.edu" in m.to)
+    path = re.search(r"https?://[^\s/]+(/accounts/password/reset/\S+)", invite.body).group(1)
+    student = browser_page.context.browser.new_context(locale="zh-CN")
+    student.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
+    spage = student.new_page()
+    spage.goto(f"{live_server.url}{path}")
+    spage.fill("input[name=new_password1]", "Wang-wu-2026-pw")
+    spage.fill("input[name=new_password2]", "Wang-wu-2026-pw")
+    spage.click("main button[type=submit]")
+    spage.wait_for_url("**/password/reset/complete/")
+    spage.goto(f"{live_server.url}/accounts/login/")
+    spage.fill("#id_username", "2026101")
+    spage.fill("#id_password", "Wang-wu-2026-pw")
+    spage.click("button[type=submit]")
+    spage.wait_for_url(f"{live_server.url}/")
+    assert User.objects.get(username="2026101").has_usable_password()
+    student.close()
+
+    # The roster lists them with links to the page that gathers everything about a person.
+    page.goto(f"{live_server.url}/accounts/staff/roster/?section=A")
+    page.click("#roster tr[data-student-id='2026101'] a")
+    page.wait_for_selector("#person-facts")
+    assert "已设置密码" in page.inner_text("#person-facts")
+    assert page.locator("#link-grades").count() == 1
