@@ -317,6 +317,13 @@ class _TritonVisitor(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._patches(node.targets, node)
+        # `compiled = kernel.warmup(...)` then `compiled[grid](...)` launches that kernel (the
+        # official fused-softmax tutorial sizes its grid this way).
+        value = node.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            owner = _dotted(value.func.value)
+            if value.func.attr == "warmup" and owner and owner[-1] in self.kernels:
+                self.kernels.update(t.id for t in node.targets if isinstance(t, ast.Name))
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:

@@ -38,6 +38,14 @@ class JobCgroup:
         except OSError:
             return None
 
+    def set_max(self, memory_mb: int) -> bool:
+        """Set memory.max for the job now running here (MiB); False when the kernel refused."""
+        try:
+            (self.path / "memory.max").write_text(str(memory_mb * 1024 * 1024))
+            return True
+        except OSError:
+            return False
+
     def add_tree(self, root_pid: int) -> bool:
         """Move a process and all its descendants (each with all its threads) into the cgroup.
 

@@ -23,10 +23,21 @@ def nvcc_available() -> bool:
     return os.path.exists(NVCC) and os.access(NVCC, os.X_OK)
 
 
+# Compute capabilities whose newest instructions (Hopper's wgmma and TMA, Blackwell's tcgen05)
+# exist only in the arch-specific target: sm_90 alone rules them out. The 'a' binary runs on that
+# exact capability only, which is the device it is compiled for.
+ARCH_SPECIFIC = frozenset({"sm_90", "sm_100", "sm_103", "sm_110", "sm_120", "sm_121"})
+
+
+def nvcc_arch(arch: str | None) -> str:
+    """The -arch value for a device's "sm_XY" (from its compute capability)."""
+    if not arch or not re.fullmatch(r"sm_\d{2,3}a?", arch):
+        return DEFAULT_ARCH
+    return f"{arch}a" if arch in ARCH_SPECIFIC else arch
+
+
 def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
-    arch = job.get("cuda_arch") or DEFAULT_ARCH
-    if not re.fullmatch(r"sm_\d{2,3}a?", arch):
-        arch = DEFAULT_ARCH
+    arch = nvcc_arch(job.get("cuda_arch"))
     cmd = [
         NVCC,
         "-shared",
@@ -61,15 +72,14 @@ def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
     info = {"ok": proc.returncode == 0, "log": log, "arch": arch}
     if proc.returncode != 0:
         return {"status": "compile_error", "message": first_errors(log), "compile": info}
-    try:  # static constructors of the submission run here, inside the sandbox
-        lib = ctypes.CDLL("/run/job/submission.so")
-    except OSError as exc:
+    symbols = exported_functions("/run/job/submission.so")
+    if symbols is None:
         return {
             "status": "compile_error",
-            "message": f"cannot load the compiled library: {exc}",
             "compile": info,
+            "message": "the compiled library could not be read back (not a shared object)",
         }
-    if not hasattr(lib, job["entry"]):
+    if job["entry"] not in symbols:
         return {
             "status": "compile_error",
             "compile": info,
@@ -77,12 +87,43 @@ def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
             f'`extern "C"` (C++ names are mangled)',
         }
     if job["device"] != "cuda":
+        # Never loaded here: loading would run the submission's static constructors.
         return {
             "status": "needs_gpu",
             "compile": info,
             "message": "compiled; running CUDA code needs a GPU host (this is not a pass)",
         }
+    try:  # GPU path only: the submission's constructors run here, where its kernel runs anyway
+        lib = ctypes.CDLL("/run/job/submission.so")
+    except OSError as exc:
+        return {
+            "status": "compile_error",
+            "message": f"cannot load the compiled library: {exc}",
+            "compile": info,
+        }
     return {"status": "ok", "compile": info, "library": lib}
+
+
+NM = shutil.which("nm") or "/usr/bin/nm"  # binutils: nvcc needs them (as, ld) anyway
+
+
+def exported_functions(path: str) -> set[str] | None:
+    """Names of the functions a shared object defines, read from its ELF symbol table by `nm`
+    (the file is parsed, never loaded: loading runs code). None when it is not readable ELF."""
+    try:
+        proc = subprocess.run(
+            [NM, "-D", "--defined-only", path], capture_output=True, timeout=30, close_fds=True
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    names = set()
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in ("T", "W", "i"):  # text, weak, indirect functions
+            names.add(parts[2])
+    return names
 
 
 def clean_log(log: str) -> str:

@@ -17,7 +17,7 @@ from . import cuda_build, pool, scoring, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .problems import Problem, ProblemInvalid, load_problem
 from .result import finish, new_document
-from .sandbox import Limits, Outcome, Sandbox, SandboxStartError
+from .sandbox import Limits, Outcome, Sandbox, SandboxStartError, gpu_memory_mb, tensor_bytes
 
 MAX_SOURCE_BYTES = 256 * 1024  # a kernel file; anything bigger is not a submission
 PUBLIC_SEED = 0
@@ -98,6 +98,9 @@ def _grade(
     bench = build_bench(problem, ref, backend, seed, dev) if timed else None
     if bench:
         limits = limits.merged({"file_size_mb": max(limits.file_size_mb, bench["mib"] * 3 + 64)})
+    if dev.type == "cuda":  # the cgroup cap fits this job's tensors (transpose ships GiBs)
+        io_bytes = tensor_bytes(job_cases) + (tensor_bytes(bench["sets"]) if bench else 0)
+        limits = limits.merged({"memory_mb": gpu_memory_mb(limits.memory_mb, io_bytes)})
     warm = pool.get_pool(gpu_index, light=backend == "cuda" and dev.type != "cuda")
     sandbox = warm.acquire(limits)
     try:
@@ -133,6 +136,9 @@ def _verdict(
             "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
         }
     verdict = classify(outcome, limits)
+    if not verdict and doc["backend"] == "cuda" and dev.type != "cuda":
+        # Whatever the sandbox claims, CUDA code never ran here: compiled is all it can be.
+        verdict = ("needs_gpu", "compiled; running CUDA code needs a GPU host (this is not a pass)")
     if verdict:
         _mark_failed_case(doc, cases, result)
         finish(doc, status=verdict[0], message=verdict[1])
@@ -242,7 +248,7 @@ def build_bench(
     first_t, first_j = make_case(
         problem, ref, backend, bench.shape, dtype, case_seed(seed, 10_000, dtype), dev
     )
-    set_bytes = sum(t.numel() * t.element_size() for t in first_j["inputs"].values())
+    set_bytes = tensor_bytes([first_j])  # inputs and outputs: both are shipped per set
     n_sets = max(2, min(8, BENCH_BYTES_BUDGET // max(1, set_bytes)))
     trusted, sets = [first_t], [first_j]
     for k in range(1, n_sets):

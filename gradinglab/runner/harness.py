@@ -123,6 +123,8 @@ def load_triton_module(entry_name: str) -> dict[str, Any]:
     except MemoryError:
         raise
     except BaseException as exc:
+        if gpu_only := _needs_gpu(exc):
+            return gpu_only
         return {
             "status": "compile_error",
             "message": "error while importing your module:\n" + student_traceback(exc),
@@ -205,6 +207,8 @@ def classify_exception(exc: BaseException) -> dict[str, Any]:
             "message": str(violation),
             "kernel": getattr(violation, "kernel", None),
         }
+    if gpu_only := _needs_gpu(exc):
+        return gpu_only
     text = f"{type(exc).__name__}: {exc}"
     if any(m in text for m in _OOM_MARKERS):
         return {"status": "memory_limit", "message": "out of memory: " + text[:500]}
@@ -215,6 +219,22 @@ def classify_exception(exc: BaseException) -> dict[str, Any]:
         else "runtime_error"
     )
     return {"status": status, "message": student_traceback(exc)}
+
+
+def _needs_gpu(exc: BaseException) -> dict[str, Any] | None:
+    """CPU path: code that truly needs a CUDA device is needs_gpu, not the student's error."""
+    if os.environ.get("TRITON_INTERPRET") != "1":
+        return None
+    from . import triton_standin
+
+    reason = triton_standin.needs_gpu_reason(exc)
+    if reason is None:
+        return None
+    return {
+        "status": "needs_gpu",
+        "message": "this code needs a GPU (the CPU path runs the Triton interpreter on CPU "
+        f'tensors; use the inputs\' device, not "cuda"): {reason}',
+    }
 
 
 def student_traceback(exc: BaseException, limit_chars: int = 3000) -> str:

@@ -13,6 +13,7 @@ import os
 import threading
 from dataclasses import replace
 
+from . import canary
 from .sandbox import Limits, Sandbox, SandboxStartError
 
 POOL_SIZE = int(os.environ.get("PDC_RUNNER_POOL", "1"))  # idle sandboxes kept per process
@@ -36,18 +37,36 @@ class WarmPool:
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self.last_error: str = ""
+        self.readiness: canary.Readiness | None = None  # GPU pools: the canary's finding
+        self._in_canary = False
 
     def _fits(self, limits: Limits) -> bool:
+        # GPU path: memory is the cgroup's memory.max, set per job (no RLIMIT_AS at spawn).
         return (
-            limits.memory_mb <= CEILING.memory_mb
+            (limits.memory_mb <= CEILING.memory_mb or self.gpu_index is not None)
             and limits.file_size_mb <= CEILING.file_size_mb
             and limits.open_files <= CEILING.open_files
             and limits.processes <= CEILING.processes
             and limits.tmp_mb == CEILING.tmp_mb
         )
 
+    def check_ready(self) -> None:
+        """GPU pools: run the canary once (its own grading passes through here unchecked);
+        SandboxStartError with the reason while this worker must refuse jobs."""
+        if self.gpu_index is None or self._in_canary:
+            return
+        if self.readiness is None:
+            self._in_canary = True
+            try:
+                self.readiness = canary.run(self.gpu_index)
+            finally:
+                self._in_canary = False
+        if not self.readiness.ok:
+            raise SandboxStartError(f"this GPU worker refuses jobs: {self.readiness.reason}")
+
     def acquire(self, limits: Limits) -> Sandbox:
         """A ready sandbox for one job (from the pool when it fits, else started now)."""
+        self.check_ready()
         sandbox = None
         if self.size > 0 and self._fits(limits):
             with self._lock:
@@ -65,6 +84,7 @@ class WarmPool:
             )
             sandbox.start().wait_ready()
         sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
+        sandbox.set_memory_limit(limits.memory_mb)  # GPU path: the cgroup cap of THIS job
         return sandbox
 
     def release(self) -> None:
@@ -147,8 +167,14 @@ def configure(size: int) -> None:
 
 
 def warm_up(gpu_index: int | None = None) -> None:
-    """Start filling the pool now (e.g. when a worker process starts)."""
-    get_pool(gpu_index).refill_async()
+    """Start filling the pool now (e.g. when a worker process starts); GPU: canary first."""
+    warm = get_pool(gpu_index)
+    try:
+        warm.check_ready()
+    except SandboxStartError as exc:
+        warm.last_error = str(exc)
+        return
+    warm.refill_async()
 
 
 def shutdown_all() -> None:

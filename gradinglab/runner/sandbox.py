@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -22,11 +23,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import cgroups
+from . import cgroups, devices
 
 BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
 PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+NVCC_PATH = os.environ.get("PDC_NVCC", "/usr/local/cuda/bin/nvcc")  # cuda_build.NVCC
 NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
 # As root, each sandbox gets its own unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb
 # in one job cannot starve a concurrent job of processes. 3e6+ is outside system/user/subuid ranges.
@@ -67,6 +69,26 @@ class Limits:
         return Limits(**{**asdict(self), **known})
 
 
+MIB = 1024 * 1024
+
+
+def tensor_bytes(cases: list[dict[str, Any]]) -> int:
+    """Bytes of every input and output tensor in job-side case records (tests or benchmark sets)."""
+    total = 0
+    for case in cases:
+        for group in ("inputs", "outputs"):
+            total += sum(t.numel() * t.element_size() for t in case.get(group, {}).values())
+    return total
+
+
+def gpu_memory_mb(base_mb: int, io_bytes: int) -> int:
+    """cgroup memory.max of one GPU job, MiB: the problem's working memory (harness, torch, CUDA
+    context, the student's host buffers) plus the job's tensors twice: once as loaded from the
+    job files (benchmark sets are memory-mapped, so that copy is reclaimable page cache) and once
+    as the snapshots written back for the trusted side."""
+    return int(base_mb) + 2 * -(-int(io_bytes) // MIB)
+
+
 class SandboxStartError(RuntimeError):
     """The sandbox could not be started or the harness died before it was ready."""
 
@@ -90,54 +112,126 @@ def bwrap_available() -> bool:
     return os.path.exists(BWRAP) and os.access(BWRAP, os.X_OK)
 
 
-def _hidden_paths() -> list[str]:
-    """Directories replaced by empty tmpfs inside the sandbox: secrets, other jobs, the repo."""
-    hide = ["/tmp", "/var/tmp", "/run", "/root", "/home", "/srv", "/mnt", "/media", "/var/lib"]
-    hide += [str(CODE_ROOT), str(CODE_ROOT.parent)]
-    hide += [p for p in os.environ.get("PDC_SANDBOX_HIDE", "").split(":") if p]
-    keep = [p for p in dict.fromkeys(hide) if p not in ("/", "") and os.path.isdir(p)]
-    return sorted(keep, key=lambda p: p.count("/"))  # parents first, or a later tmpfs hides them
+MULTIARCH = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
+# Directories the harness and its libraries read, bound read-only; nothing else of the host exists.
+SYSTEM_LIBS = [f"/usr/lib/{MULTIARCH}", "/usr/lib64", "/etc/ld.so.cache"]
+# Compile jobs (nvcc) and GPU jobs (Triton builds its launcher with gcc) also need the toolchain.
+TOOLCHAIN = ["/usr/bin", "/usr/lib/gcc", "/usr/include", "/usr/local/cuda"]
+ROOT_LINKS = ("/lib", "/lib64", "/bin")  # merged-/usr symlinks, recreated when the host has them
 
 
-def _needed_paths() -> list[str]:
-    """Read-only paths the harness needs even when they sit under a hidden directory."""
-    need = [sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent)]
+def _extra_paths(var: str) -> list[str]:
+    """Deployment additions (e.g. driver libraries outside /usr/lib) as a colon-separated list."""
+    return [p for p in os.environ.get(var, "").split(":") if p]
+
+
+def interpreter_paths() -> list[str]:
+    """The Python install, the venv and its site-packages, and the harness's own code."""
+    need = [sys.base_prefix, sys.prefix, str(Path(sys.executable).parent)]
     need += [str(RUNNER_DIR), str(APP_DIR / "__init__.py")]
-    need += [p for p in sys.path if p and os.path.isdir(p) and "site-packages" in p]
-    return list(dict.fromkeys(os.path.realpath(p) for p in need if os.path.exists(p)))
+    need += _site_dirs()
+    return list(dict.fromkeys(p for p in need if os.path.exists(p)))
+
+
+# Where the driver's libcuda.so.1 may be (distro, container toolkit, WSL), first match wins.
+LIBCUDA_DIRS = [
+    f"/usr/lib/{MULTIARCH}",
+    "/usr/lib64",
+    "/usr/local/nvidia/lib64",
+    "/usr/lib/wsl/lib",
+]
+
+
+def libcuda_dir() -> str | None:
+    """The driver library's directory. Triton would ask /sbin/ldconfig, which the sandbox lacks,
+    so the sandbox is told (TRITON_LIBCUDA_PATH) and the directory is in its view."""
+    return next((d for d in LIBCUDA_DIRS if os.path.exists(f"{d}/libcuda.so.1")), None)
+
+
+def view_paths(*, toolchain: bool, gpu: bool = False) -> list[str]:
+    """Every host path the sandbox sees read-only (the allow-list, before symlinks resolve)."""
+    paths = interpreter_paths() + SYSTEM_LIBS
+    if toolchain:
+        paths += TOOLCHAIN + [str(Path(NVCC_PATH).parent.parent)]
+    if gpu and (libcuda := libcuda_dir()):
+        paths.append(libcuda)
+    elif os.geteuid() == 0:
+        paths.append(SETPRIV)  # drops root inside the sandbox before Python starts
+    paths += _extra_paths("PDC_SANDBOX_RO")
+    return [p for p in dict.fromkeys(paths) if os.path.exists(p)]
+
+
+def _view_args(paths: list[str], *, toolchain: bool) -> list[str]:
+    """bwrap arguments that build the read-only view on an empty root.
+
+    A path reached through a symlink (a venv pointing at a shared one, /usr/local/cuda ->
+    cuda-13.0) is bound at its real location and the link is recreated, so both names work.
+    """
+    binds: dict[str, None] = {}
+    links: dict[str, str] = {}
+    for path in paths:
+        binds[os.path.realpath(path)] = None
+        link = _first_link(path)
+        if link:
+            links[link] = os.readlink(link)
+    for link in ROOT_LINKS if toolchain else ROOT_LINKS[:2]:
+        if os.path.islink(link):
+            links[link] = os.readlink(link)
+    args: list[str] = []
+    # Parents bwrap would create copy the host's modes (/root is 0700): make them traversable.
+    parents = {str(d) for dest in [*binds, *links] for d in Path(dest).parents if str(d) != "/"}
+    for parent in sorted(parents, key=lambda d: d.count("/")):
+        args += ["--perms", "0755", "--dir", parent]
+    for real in binds:
+        args += ["--ro-bind", real, real]
+    for link, target in links.items():
+        args += ["--symlink", target, link]
+    return args
+
+
+def _first_link(path: str) -> str | None:
+    """The outermost symlink on the way to `path` (itself included), if any."""
+    current = "/"
+    for part in Path(path).parts[1:]:
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return current
+    return None
 
 
 def _under(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")
 
 
-def gpu_device_nodes(gpu_index: int | None) -> list[str]:
-    """Only the assigned GPU's node plus the control nodes every CUDA process needs."""
-    if gpu_index is None:
+DEV_ROOT = "/dev"  # where the host's device nodes are (tests point it at a fake tree)
+GPU_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset")
+
+
+def gpu_device_nodes(minor: int | None) -> list[tuple[str, str]]:
+    """(host node, sandbox path) for the assigned GPU's node, by its minor number, plus the
+    control nodes every CUDA process needs; no other GPU's node."""
+    if minor is None:
         return []
-    nodes = [
-        f"/dev/nvidia{gpu_index}",
-        "/dev/nvidiactl",
-        "/dev/nvidia-uvm",
-        "/dev/nvidia-uvm-tools",
-        "/dev/nvidia-modeset",
-    ]
-    return [n for n in nodes if os.path.exists(n)]
+    names = [f"nvidia{minor}", *GPU_CONTROL_NODES]
+    return [(f"{DEV_ROOT}/{n}", f"/dev/{n}") for n in names if os.path.exists(f"{DEV_ROOT}/{n}")]
 
 
 def bwrap_argv(
     *,
     job_dir: Path,
     limits: Limits,
-    gpu_index: int | None,
+    gpu_minor: int | None,
     env: dict[str, str],
     as_root: bool,
     uid: int = NOBODY,
+    toolchain: bool = False,
 ) -> list[str]:
     """Run as root: privileged bwrap (it must read sources such as a Python under /root), then
     setpriv drops to a fresh unprivileged uid/gid with no capabilities before anything else
-    runs. Run as a normal user: an unprivileged user namespace mapping the user to 65534."""
-    hidden = _hidden_paths()
+    runs. Run as a normal user: an unprivileged user namespace mapping the user to 65534.
+
+    The root is an empty tmpfs holding only the allow-listed paths (`view_paths`), then
+    remounted read-only: the host's tree is not there to read."""
     argv = [
         BWRAP,
         "--unshare-ipc",
@@ -147,33 +241,15 @@ def bwrap_argv(
         "--unshare-cgroup-try",
         "--die-with-parent",
         "--new-session",
-        "--ro-bind",
-        "/",
-        "/",
     ]
-    for path in hidden:
-        size = str(limits.tmp_mb * 1024 * 1024) if path == "/tmp" else "1048576"
-        argv += ["--size", size, "--perms", "1777" if path == "/tmp" else "0755", "--tmpfs", path]
+    tools = toolchain or gpu_minor is not None
+    argv += _view_args(view_paths(toolchain=tools, gpu=gpu_minor is not None), toolchain=tools)
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
-    for node in gpu_device_nodes(gpu_index):
-        argv += ["--dev-bind", node, node]
-    made: set[str] = set()
-    for path in _needed_paths():
-        top = [h for h in hidden if _under(path, h)]
-        if not top:
-            continue
-        # Parents inside the tmpfs must be traversable by the sandbox uid (bwrap copies 0700).
-        parent = Path(path).parent
-        chain = []
-        while str(parent) != top[0] and _under(str(parent), top[0]):
-            chain.append(str(parent))
-            parent = parent.parent
-        for d in reversed(chain):
-            if d not in made:
-                argv += ["--perms", "0755", "--dir", d]
-                made.add(d)
-        argv += ["--ro-bind", path, path]
-    argv += ["--bind", str(job_dir), JOB_MOUNT, "--chdir", JOB_MOUNT]
+    argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
+    for node, inside in gpu_device_nodes(gpu_minor):
+        argv += ["--dev-bind", node, inside]
+    argv += ["--perms", "0755", "--dir", str(Path(JOB_MOUNT).parent)]
+    argv += ["--bind", str(job_dir), JOB_MOUNT, "--chdir", JOB_MOUNT, "--remount-ro", "/"]
     if not as_root:
         argv += [
             "--unshare-user",
@@ -203,7 +279,7 @@ def bwrap_argv(
     return argv
 
 
-def sandbox_env(*, gpu: bool, light: bool = False) -> dict[str, str]:
+def sandbox_env(*, gpu: bool, light: bool = False, gpu_uuid: str | None = None) -> dict[str, str]:
     """The whole environment of the child: nothing inherited, so no secrets."""
     env = {
         "PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin",
@@ -222,6 +298,11 @@ def sandbox_env(*, gpu: bool, light: bool = False) -> dict[str, str]:
     if not gpu:
         env["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
         env["CUDA_VISIBLE_DEVICES"] = ""
+    else:
+        if gpu_uuid:
+            env["CUDA_VISIBLE_DEVICES"] = gpu_uuid  # the one bound /dev node; cuda:0 inside
+        if libcuda := libcuda_dir():
+            env["TRITON_LIBCUDA_PATH"] = libcuda
     return env
 
 
@@ -273,6 +354,7 @@ class Sandbox:
         if not bwrap_available():
             raise SandboxStartError(f"bubblewrap not found at {BWRAP}")
         gpu = self.gpu_index is not None
+        node = self._gpu_node() if gpu else None
         status_r, status_w = os.pipe()
         as_root = os.geteuid() == 0
         self.uid = _next_uid() if as_root else NOBODY
@@ -281,10 +363,11 @@ class Sandbox:
         argv = _spawn_ceiling(self.limits, gpu) + bwrap_argv(
             job_dir=self.job_dir,
             limits=self.limits,
-            gpu_index=self.gpu_index,
-            env=sandbox_env(gpu=gpu, light=self.light),
+            gpu_minor=node.minor if node else None,
+            env=sandbox_env(gpu=gpu, light=self.light, gpu_uuid=node.uuid if node else None),
             as_root=as_root,
             uid=self.uid,
+            toolchain=self.light,  # light sandboxes exist to run nvcc
         )
         argv += [
             sys.executable,
@@ -316,6 +399,19 @@ class Sandbox:
         self._reader = threading.Thread(target=self._drain, daemon=True, name="sandbox-output")
         self._reader.start()
         return self
+
+    def _gpu_node(self) -> devices.GpuNode:
+        """The assigned GPU's /dev minor number, found by its UUID (ordinals are not minors)."""
+        assert self.gpu_index is not None
+        try:
+            return devices.gpu_node(devices.gpu_uuid(self.gpu_index))
+        except LookupError as exc:
+            raise SandboxStartError(str(exc)) from exc
+
+    def set_memory_limit(self, memory_mb: int) -> None:
+        """GPU path: this job's cgroup memory.max, MiB (a pooled sandbox starts at the ceiling)."""
+        if self.cgroup and not self.cgroup.set_max(memory_mb):
+            self.memory_capped = False
 
     def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> None:
         msg = self._next_message(time.monotonic() + timeout_s)

@@ -96,6 +96,9 @@ def install() -> None:
     grid_cls = interp.GridExecutor
     if getattr(builder_cls, "_pdc_guarded", False):
         return
+    from . import triton_standin
+
+    triton_standin.install()  # device queries and autotune of published code, answered on CPU
     orig_load, orig_store = builder_cls.create_masked_load, builder_cls.create_masked_store
     orig_cas, orig_rmw = builder_cls.create_atomic_cas, builder_cls.create_atomic_rmw
     orig_init_args = grid_cls._init_args_hst

@@ -1,0 +1,107 @@
+"""The canary a GPU worker runs before its first job: a known-good CUDA kernel, compiled by the
+host's nvcc and graded through the real sandbox on the worker's GPU.
+
+Why: a student library built by nvcc 13 links CUDA runtime 13, which cannot launch on a driver
+of an older major version; the launch fails without a message and every correct submission
+would come back `wrong_answer`. A worker whose canary is not accepted refuses jobs and says why
+(the job gets `infrastructure_error`, which costs the student nothing, and is retried).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+
+from . import cuda_build
+
+CANARY_SLUG = "vector-add"
+CANARY_SOURCE = r"""
+__global__ void canary_add(const float* x, const float* y, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = x[i] + y[i];
+}
+
+extern "C" void vector_add(const float* x, const float* y, float* out, int n) {
+    canary_add<<<(n + 255) / 256, 256>>>(x, y, out, n);
+}
+"""
+
+
+@dataclass(frozen=True)
+class Readiness:
+    ok: bool
+    reason: str  # shown to staff (worker log, heartbeat) and in refused jobs' messages
+
+
+def _version_text(version: int) -> str:
+    """CUDA's encoded version (major * 1000 + minor * 10) as "13.0"."""
+    return f"{version // 1000}.{version % 1000 // 10}"
+
+
+def decide(
+    *,
+    driver: int | None,
+    nvcc: tuple[int, int] | None,
+    canary_status: str | None,
+    canary_message: str = "",
+) -> Readiness:
+    """Whether a GPU worker may take jobs, from what the pool found when it started."""
+    if driver is None or driver <= 0:
+        return Readiness(False, "no CUDA driver answered on this host")
+    if nvcc is None:
+        return Readiness(False, f"nvcc not found at {cuda_build.NVCC}: CUDA jobs cannot compile")
+    if driver // 1000 < nvcc[0]:
+        return Readiness(
+            False,
+            f"the driver supports CUDA {_version_text(driver)} but nvcc builds for CUDA "
+            f"{nvcc[0]}.{nvcc[1]}: student libraries would fail to launch (update the driver "
+            "or install an nvcc of the driver's major version)",
+        )
+    if canary_status != "accepted":
+        return Readiness(
+            False, f"the canary kernel was not accepted ({canary_status}): {canary_message[:500]}"
+        )
+    return Readiness(
+        True, f"driver CUDA {_version_text(driver)}, nvcc {nvcc[0]}.{nvcc[1]}, canary accepted"
+    )
+
+
+def driver_version() -> int | None:
+    """The driver's CUDA version, encoded (torch.cuda boundary)."""
+    import torch
+
+    try:
+        return int(torch._C._cuda_getDriverVersion())
+    except (AttributeError, RuntimeError):
+        return None
+
+
+def nvcc_version() -> tuple[int, int] | None:
+    try:
+        out = subprocess.run(
+            [cuda_build.NVCC, "--version"], capture_output=True, text=True, timeout=30
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r"release (\d+)\.(\d+)", out)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def run(gpu_index: int) -> Readiness:
+    """Check versions, then grade the canary on cuda:<gpu_index> (correctness only, no timing)."""
+    from .grader import grade
+
+    driver, nvcc = driver_version(), nvcc_version()
+    if driver is None or nvcc is None or driver // 1000 < nvcc[0]:
+        return decide(driver=driver, nvcc=nvcc, canary_status=None)
+    doc = grade(
+        slug=CANARY_SLUG,
+        source=CANARY_SOURCE,
+        backend="cuda",
+        device=f"cuda:{gpu_index}",
+        public_only=True,
+    )
+    return decide(
+        driver=driver, nvcc=nvcc, canary_status=doc["status"], canary_message=doc["message"]
+    )

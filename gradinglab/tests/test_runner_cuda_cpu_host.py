@@ -1,0 +1,75 @@
+"""Issue 11, must hold 5: a CUDA source on a CPU host is never `accepted`, whatever its static
+constructors do; issue 12: the arch flag keeps Hopper/Blackwell arch-specific instructions.
+
+The hostile source's constructor runs Python inside whatever process loads the library: it
+computes the right answer with torch, writes result.pt and sends the harness's own `done ok`
+message, then exits. The entry-symbol check reads the ELF symbol table with `nm` instead of
+loading the library, so the constructor never runs on a CPU host (its marker never shows in the
+log) and the verdict is `needs_gpu`. Checked: with `ctypes.CDLL` restored in cuda_build and the
+grader's CPU-host clamp removed, this source is graded `accepted`.
+"""
+
+from __future__ import annotations
+
+from gradinglab.runner import cuda_build, grade
+from gradinglab.runner.result import validate
+
+FORGE = (
+    "import os, torch; print('CTOR-RAN', flush=True); "
+    "t = torch.load('/run/job/tests.pt', weights_only=True); res = []\\n"
+    "for c in t['cases']:\\n"
+    "    c['outputs']['out'].copy_(c['inputs']['x'] + c['inputs']['y'])\\n"
+    "    res.append({'inputs': c['inputs'], 'outputs': c['outputs']})\\n"
+    "torch.save({'cases': res}, '/run/job/result.pt')\\n"
+    "from gradinglab.runner import harness\\n"
+    "harness.send('done', status='ok', message='', returned_value=[])\\n"
+    "os._exit(0)\\n"
+)
+CONSTRUCTOR_SOURCE = f"""
+extern "C" int PyRun_SimpleString(const char* code);
+extern "C" int Py_IsInitialized(void);
+
+__attribute__((constructor)) static void forge(void) {{
+    if (Py_IsInitialized()) PyRun_SimpleString("{FORGE}");
+}}
+
+struct Init {{ Init() {{ forge(); }} }};
+static Init on_load;  // a C++ static initializer does the same
+
+extern "C" void vector_add(const float* x, const float* y, float* out, int n) {{}}
+"""
+
+
+def test_constructor_that_forges_results_is_needs_gpu_on_a_cpu_host() -> None:
+    doc = grade(slug="vector-add", source=CONSTRUCTOR_SOURCE, backend="cuda", device="cpu")
+    validate(doc)
+    assert doc["status"] == "needs_gpu", (doc["status"], doc["message"], doc["log"][-1500:])
+    assert doc["compile"]["ok"] is True
+    assert "CTOR-RAN" not in doc["log"]  # the library was never loaded
+    assert doc["score"] is None
+
+
+def test_entry_symbol_is_read_without_loading(tmp_path) -> None:
+    import subprocess
+
+    src = tmp_path / "lib.c"
+    src.write_text(
+        "int helper(void) { return 1; }\nvoid vector_add(void) {}\nstatic void hidden(void) {}\n"
+    )
+    so = tmp_path / "lib.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(so), str(src)], check=True)
+    names = cuda_build.exported_functions(str(so))
+    assert names is not None and {"helper", "vector_add"} <= names and "hidden" not in names
+    (tmp_path / "junk.so").write_bytes(b"not an ELF file")
+    assert cuda_build.exported_functions(str(tmp_path / "junk.so")) is None
+
+
+def test_arch_flag_keeps_arch_specific_features() -> None:
+    assert cuda_build.nvcc_arch("sm_90") == "sm_90a"  # H100 / H200: wgmma, TMA
+    assert cuda_build.nvcc_arch("sm_100") == "sm_100a"  # B200: tcgen05
+    assert cuda_build.nvcc_arch("sm_120") == "sm_120a"
+    assert cuda_build.nvcc_arch("sm_80") == "sm_80"  # A100: no arch-specific target
+    assert cuda_build.nvcc_arch("sm_89") == "sm_89"
+    assert cuda_build.nvcc_arch("sm_90a") == "sm_90a"
+    assert cuda_build.nvcc_arch(None) == cuda_build.DEFAULT_ARCH
+    assert cuda_build.nvcc_arch("-Xcompiler;rm") == cuda_build.DEFAULT_ARCH
