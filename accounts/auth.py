@@ -6,10 +6,21 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from accounts.models import ApiToken
+from pdcsite.security import token_failed, token_guard
 
 
 class StudentTokenAuthentication(authentication.TokenAuthentication):
     keyword = "Token"
+
+    def authenticate(self, request):  # type: ignore[override]
+        # Guessing tokens is throttled per client address, like passwords (django-axes).
+        if self.keyword.encode() in authentication.get_authorization_header(request):
+            token_guard(request._request)
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            token_failed(request._request)
+            raise
 
     def authenticate_credentials(self, key: str):  # type: ignore[override]
         if not key.startswith(ApiToken.PREFIX):

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -35,3 +36,9 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such live token of yours")
     messages.success(request, _("令牌已吊销。"))
     return redirect("accounts:profile")
+
+
+def lockout(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a locked-out login (site, admin): a clear, translated 429 page."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "accounts/lockout.html", {"minutes": minutes}, status=429)

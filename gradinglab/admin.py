@@ -82,6 +82,10 @@ class OverrideForm(forms.Form):
 
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
+    class Media:
+        # Stylesheets, not style attributes: the CSP allows no inline styles.
+        css = {"all": ("lectures/pygments.css", "gradinglab/admin.css")}
+
     list_display = (
         "pk",
         "student",
@@ -146,8 +150,7 @@ class SubmissionAdmin(admin.ModelAdmin):
     @admin.display(description=_("源码"))
     def source_highlighted(self, obj: Submission) -> str:
         lang = "python" if obj.backend == "triton" else "cuda"
-        css = '<link rel="stylesheet" href="/static/lectures/pygments.css">'
-        return mark_safe(css + highlight_code(obj.source, lang))
+        return mark_safe(highlight_code(obj.source, lang))
 
     @admin.display(description=_("评测结果与日志"))
     def result_pretty(self, obj: Submission) -> str:
@@ -155,7 +158,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         if doc is None:
             return "—"
         return format_html(
-            "<pre style='max-height:30rem;overflow:auto'>{}</pre>",
+            '<pre class="pdc-result-json">{}</pre>',
             json.dumps(doc, ensure_ascii=False, indent=2),
         )
 

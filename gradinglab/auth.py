@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import authentication, exceptions, permissions
 
 from gradinglab.models import WorkerNode, token_hash
+from pdcsite.security import token_failed, token_guard
 
 
 class WorkerPrincipal:
@@ -30,10 +31,13 @@ class WorkerTokenAuthentication(authentication.BaseAuthentication):
         header = authentication.get_authorization_header(request).decode("latin-1").split()
         if not header or header[0] != self.keyword:
             return None
+        token_guard(request._request)  # guessing worker tokens is throttled like passwords
         if len(header) != 2:
+            token_failed(request._request)
             raise exceptions.AuthenticationFailed("malformed worker credential")
         node = WorkerNode.objects.filter(token_hash=token_hash(header[1]), active=True).first()
         if node is None:
+            token_failed(request._request)
             raise exceptions.AuthenticationFailed("invalid or revoked worker credential")
         return (WorkerPrincipal(node), node)
 

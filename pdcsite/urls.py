@@ -6,6 +6,7 @@ from pdcsite import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("status/", views.status, name="status"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("lectures/", include("lectures.urls")),

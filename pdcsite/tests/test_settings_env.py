@@ -126,7 +126,12 @@ def test_no_environment_at_all_gives_embedded_defaults() -> None:
 
 
 def test_check_deploy_is_clean_in_production() -> None:
+    # HSTS preload is an opt-in (hard to undo); only its "not set" warning is silenced by default.
     result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], PROD_OK)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (1 silenced)." in result.stdout
+    opted_in = PROD_OK | {"SECURE_HSTS_PRELOAD": "true"}
+    result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], opted_in)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 
@@ -146,3 +151,13 @@ def test_email_url_gives_smtp_settings(monkeypatch) -> None:
     monkeypatch.delenv("EMAIL_URL")
     console = env_email("EMAIL_URL", "console://")
     assert console["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_hsts_preload_is_off_unless_opted_in() -> None:
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup();"
+        "from django.conf import settings as s; print(s.SECURE_HSTS_PRELOAD, s.SECURE_HSTS_SECONDS)"
+    )
+    assert _run(["-c", code], PROD_OK).stdout.split() == ["False", "31536000"]
+    opted_in = PROD_OK | {"SECURE_HSTS_PRELOAD": "true"}
+    assert _run(["-c", code], opted_in).stdout.split() == ["True", "31536000"]

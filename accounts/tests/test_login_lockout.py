@@ -1,0 +1,107 @@
+"""Must hold 5 (lockout): wrong passwords lock a username+address out of the site login, the admin
+login and — for wrong tokens — the token APIs; the right password then no longer gets in.
+
+Before django-axes, 30 wrong passwords followed by the right one logged straight in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.services import api_token_create
+from conftest import TEST_PASSWORD
+from gradinglab.services import worker_token_create
+
+LIMIT = 5  # settings.AXES_FAILURE_LIMIT's default
+
+
+@pytest.fixture(autouse=True)
+def _clean_counters() -> Iterator[None]:
+    cache.clear()  # token failure counters live in the cache
+    yield
+    cache.clear()
+
+
+def _fail(client: Client, url: str, username: str, times: int) -> list[int]:
+    return [
+        client.post(url, {"username": username, "password": "wrong-guess"}).status_code
+        for _ in range(times)
+    ]
+
+
+@pytest.mark.django_db
+def test_site_login_locks_after_the_limit_with_a_clear_message(student_a, student_b) -> None:
+    client = Client()
+    url = reverse("accounts:login")
+    codes = _fail(client, url, "student_a", LIMIT)
+    assert codes[:-1] == [200] * (LIMIT - 1) and codes[-1] == 429
+    right = client.post(url, {"username": "student_a", "password": TEST_PASSWORD})
+    assert right.status_code == 429
+    assert "_auth_user_id" not in client.session
+    assert "密码错误次数过多" in right.content.decode() and "15 分钟" in right.content.decode()
+    # Another account from the same address (a classroom behind one NAT) is not locked out.
+    other = client.post(url, {"username": "student_b", "password": TEST_PASSWORD})
+    assert other.status_code == 302 and other["Location"] == "/"
+
+
+@pytest.mark.django_db
+def test_lockout_message_is_translated(student_a) -> None:
+    client = Client()
+    client.cookies["django_language"] = "en"
+    url = reverse("accounts:login")
+    _fail(client, url, "student_a", LIMIT)
+    page = client.post(url, {"username": "student_a", "password": TEST_PASSWORD}).content.decode()
+    assert "Too many wrong passwords" in page and "15 minutes" in page
+    assert "密码错误次数过多" not in page
+
+
+@pytest.mark.django_db
+def test_admin_login_locks_too(instructor) -> None:
+    instructor.is_staff = True
+    instructor.save(update_fields=["is_staff"])
+    client = Client()
+    url = reverse("admin:login")
+    _fail(client, url, "instructor", LIMIT)
+    right = client.post(url, {"username": "instructor", "password": TEST_PASSWORD})
+    assert right.status_code == 429
+    assert client.get(reverse("admin:index")).status_code == 302  # still not signed in
+
+
+@pytest.mark.django_db
+@override_settings(PDC_TOKEN_FAILURE_LIMIT=3)
+def test_wrong_student_tokens_lock_the_token_api(student_a) -> None:
+    client = Client()
+    raw = api_token_create(user=student_a)
+    url = reverse("api:submission_detail", args=[999999])
+    assert client.get(url, HTTP_AUTHORIZATION=f"Token {raw}").status_code == 404  # works
+    wrong = [
+        client.get(url, HTTP_AUTHORIZATION="Token pdc_not-a-real-token").status_code
+        for _ in range(3)
+    ]
+    assert wrong == [401, 401, 401]
+    locked = client.get(url, HTTP_AUTHORIZATION=f"Token {raw}")
+    assert locked.status_code == 429 and "Retry-After" in locked
+
+
+@pytest.mark.django_db
+@override_settings(PDC_TOKEN_FAILURE_LIMIT=3)
+def test_wrong_worker_tokens_lock_the_worker_api() -> None:
+    client = Client()
+    raw = worker_token_create(name="lockout-cpu", kind="cpu")
+    url = reverse("api:worker_phase")
+    ok = client.post(url, "{}", content_type="application/json", HTTP_AUTHORIZATION=f"Worker {raw}")
+    assert ok.status_code == 400  # authenticated; the empty body is refused
+    for _ in range(3):
+        bad = client.post(
+            url, "{}", content_type="application/json", HTTP_AUTHORIZATION="Worker wrk_guess"
+        )
+        assert bad.status_code == 401
+    locked = client.post(
+        url, "{}", content_type="application/json", HTTP_AUTHORIZATION=f"Worker {raw}"
+    )
+    assert locked.status_code == 429

@@ -1,0 +1,109 @@
+"""Request-level defences: body size before parsing, no caching of private pages, token guessing.
+
+- ``BodyLimitMiddleware`` refuses a body larger than ``PDC_MAX_REQUEST_BYTES`` from its
+  Content-Length alone, before CSRF, forms, uploads or DRF read a byte of it (Django's own
+  DATA_UPLOAD_MAX_MEMORY_SIZE leaves file parts and DRF's JSON parser unbounded). A chunked body
+  has no length to check, and Django would read it as empty: it is refused with 411.
+- ``PrivateNoStoreMiddleware`` marks every response to a signed-in user (or to an API credential)
+  ``Cache-Control: no-store``, so a shared or browser cache never keeps someone's grades.
+- ``token_guard`` / ``token_failed`` count wrong API tokens per client address and answer 429 once
+  there are too many, as django-axes does for passwords.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from rest_framework import exceptions
+
+
+def _language(request: HttpRequest) -> str:
+    """The visitor's explicit language choice; this runs before LocaleMiddleware."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": message}, status=status)
+    else:
+        html = render_to_string("request_refused.html", {"message": message, "status": status})
+        response = HttpResponse(html, status=status)
+    return response
+
+
+class BodyLimitMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.PDC_MAX_REQUEST_BYTES
+        with translation.override(_language(request)):
+            if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+                return _refuse(request, 411, _("请求须带 Content-Length（不接受分块上传）。"))
+            raw = request.META.get("CONTENT_LENGTH") or "0"
+            if not raw.isdigit():
+                return _refuse(request, 400, _("Content-Length 无效。"))
+            if int(raw) > limit:
+                message = _("请求过大：上限 %(kib)d KiB。") % {"kib": limit // 1024}
+                return _refuse(request, 413, message)
+        return self.get_response(request)
+
+
+class PrivateNoStoreMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)  # absent when WhiteNoise answered (static files)
+        private = bool(user is not None and user.is_authenticated)
+        if private or "HTTP_AUTHORIZATION" in request.META:
+            add_never_cache_headers(response)
+        return response
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address, trusting exactly PDC_TRUSTED_PROXY_COUNT proxies in front of us."""
+    hops = settings.PDC_TRUSTED_PROXY_COUNT
+    forwarded = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if hops and len(forwarded) >= hops and _is_ip(forwarded[-hops]):
+        return forwarded[-hops]
+    remote = request.META.get("REMOTE_ADDR", "")
+    return remote if _is_ip(remote) else None
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _token_key(request: HttpRequest) -> str:
+    return f"pdc:token-failures:{client_ip(request) or 'unknown'}"
+
+
+def token_guard(request: HttpRequest) -> None:
+    """Raise 429 while this client address has too many recent wrong tokens."""
+    failures = cache.get(_token_key(request), 0)
+    if failures >= settings.PDC_TOKEN_FAILURE_LIMIT:
+        raise exceptions.Throttled(
+            wait=settings.PDC_TOKEN_LOCKOUT_S,
+            detail=_("错误的令牌尝试过多，请稍后再试。"),
+        )
+
+
+def token_failed(request: HttpRequest) -> None:
+    """Count one wrong token; the window restarts with each failure (PDC_TOKEN_LOCKOUT_SECONDS)."""
+    key = _token_key(request)
+    cache.set(key, cache.get(key, 0) + 1, timeout=settings.PDC_TOKEN_LOCKOUT_S)
