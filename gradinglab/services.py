@@ -37,6 +37,7 @@ from gradinglab.models import (
 )
 from gradinglab.runner.result import validate as result_validate
 from gradinglab.scoring import document_fraction
+from pdcsite.logs import tag_submission
 
 log = logging.getLogger("gradinglab")
 
@@ -178,7 +179,9 @@ def submission_create(
         flagged=bool(verdict.flagged),
         flag_reason=verdict.flag_reason() if verdict.flagged else "",
     )
+    tag_submission(submission.pk)
     _dispatch(submission, now)
+    log.info("submission queued on %s (%s, via %s)", submission.queue, backend, via)
     return submission
 
 
@@ -212,6 +215,7 @@ def _current_job(job_token: str, worker: WorkerNode) -> tuple[GradingJob, Submis
     job = GradingJob.objects.select_for_update().filter(token_hash=token_hash(job_token)).first()
     if job is None:
         raise JobUnknown("unknown job token")
+    tag_submission(job.submission_id)
     result_check.check_worker(worker, job)
     submission = (
         Submission.objects.select_for_update()
@@ -269,6 +273,7 @@ def result_store(*, worker: WorkerNode, job_token: str, document: Any) -> bool:
         _dispatch(submission, now)
         return True
     _finish(submission, document, job, now)
+    log.info("result stored: %s from worker %s", document["status"], worker.name)
     return True
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 
+from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -23,6 +24,19 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
+
+
+class LoginLockoutBackend(AxesStandaloneBackend):
+    """django-axes for every login that comes with a request (site, admin: the only ways in).
+
+    ``authenticate()`` without a request is code, not a visitor (the test client's ``login()``, a
+    shell); axes would refuse it outright, so it is left to the next backend.
+    """
+
+    def authenticate(self, request, username=None, password=None, **kwargs):  # type: ignore[override]
+        if request is None:
+            return None
+        return super().authenticate(request, username, password, **kwargs)
 
 
 def _language(request: HttpRequest) -> str:

@@ -77,6 +77,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outside the fast-path store, so a kept lecture page never replays another request's id.
+    "pdcsite.logs.RequestIdMiddleware",
     # First: refuse an oversized or unsized body before anything reads or parses it.
     "pdcsite.security.BodyLimitMiddleware",
     # Outermost: sees the final headers of the lecture pages it keeps for the fast path.
@@ -136,7 +138,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # django-axes first: it refuses a locked-out username+address before any password is checked.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "pdcsite.security.LoginLockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "accounts:login"
@@ -231,7 +233,9 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.lockout"
 PDC_TRUSTED_PROXY_COUNT = env_int("PDC_TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=5)
 AXES_CLIENT_IP_CALLABLE = "pdcsite.security.client_ip"
 # Wrong CLI/API tokens per client address before the token API answers 429 (for this many s).
-PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 20, minimum=1)
+# Tokens are 256-bit random, so this is about noise and abuse rather than guessing odds; a
+# classroom behind one address shares it, hence generous.
+PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 50, minimum=1)
 PDC_TOKEN_LOCKOUT_S = env_int("PDC_TOKEN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
 
 # --- Content-Security-Policy (django-csp): no inline script or style anywhere -----------------
@@ -308,8 +312,19 @@ PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY = env_int(
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        # JSON lines with request_id and submission_id (pdcsite/logs.py), for log shippers.
+        "json": {"()": "pdcsite.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": env_choice(
+                "LOG_FORMAT", "json" if PRODUCTION else "plain", ("plain", "json")
+            ),
+        }
+    },
     # django-axes logs every login at INFO; its lockouts are WARNINGs, which is what to keep.
     "loggers": {"axes": {"level": "WARNING"}},
     "root": {
@@ -322,6 +337,10 @@ LOGGING = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Grading workers inside the deployment post to http://web:8000 (docker-compose.yml): a
+    # redirect to https would turn their POSTs into GETs and lose every result. They carry a
+    # worker token, not a session cookie; hosts outside use the https URL (GPU_API_URL).
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/worker/", r"^api/v1/workers/"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     # One year of HSTS. Preload is off: it binds the whole domain (every subdomain, for months) and
@@ -347,6 +366,9 @@ if DJANGO_ENV == "test":
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = f"{_RUN_ID}:"
     if CACHE_SHARED:
         CACHES["default"]["KEY_PREFIX"] = _RUN_ID
+    # The counters live in the per-process cache across tests, which send wrong tokens on purpose;
+    # the lockout tests set their own limit.
+    PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 1_000_000, minimum=1)
     PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher"
     ]  # fast hashing in tests only
