@@ -18,7 +18,14 @@ from django.test import Client
 from gradebook.models import GradeItem
 from gradinglab.models import Submission
 from gradinglab.services import worker_token_create
-from gradinglab.tests.labkit import gpu_doc, make_assignment, post_result, purge, take_jobs
+from gradinglab.tests.labkit import (
+    correct_source,
+    gpu_doc,
+    make_assignment,
+    post_result,
+    purge,
+    take_jobs,
+)
 from lectures.models import Lecture
 from quizzes.tests.factories import question_numeric, question_single, quiz_with
 
@@ -50,10 +57,11 @@ def _content(student) -> dict[str, object]:
     purge("grade-gpu-h100")
     client = Client()
     client.force_login(student)
-    client.post(
+    created = client.post(
         "/api/v1/submissions",
-        data={"problem": "vector-add", "backend": "triton", "source": "# csp"},
+        data={"problem": "vector-add", "backend": "triton", "source": correct_source()},
     )
+    assert created.status_code == 201, created.content
     [job] = take_jobs("grade-gpu-h100")
     worker = worker_token_create(name="csp-worker", kind="h100")
     assert post_result(Client(), worker, job["job_token"], gpu_doc()).status_code in (200, 201)
