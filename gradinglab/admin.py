@@ -8,25 +8,54 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
-from gradinglab import services
+from gradinglab import dispatch, services
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
 from lectures.rendering import highlight_code
 
 
 @admin.register(Problem)
 class ProblemAdmin(admin.ModelAdmin):
-    list_display = ("slug", "title_zh", "bound", "active", "synced_at")
+    list_display = ("slug", "title_zh", "bound", "active", "publishable_mark", "checked_at")
     search_fields = ("slug", "title_zh", "title_en")
-    readonly_fields = ("content_sha256", "synced_at")
+    readonly_fields = ("content_sha256", "synced_at", "checked_sha256", "checked_at", "report")
+    exclude = ("check_report",)
+    actions = ["run_publishing_check"]
+
+    @admin.display(description=_("可发布"), boolean=True)
+    def publishable_mark(self, obj: Problem) -> bool:
+        return obj.publishable
+
+    @admin.display(description=_("发布检查结果"))
+    def report(self, obj: Problem) -> str:
+        rows = (obj.check_report or {}).get("rows") or []
+        if not rows:
+            return "—"
+        return format_html_join(
+            "\n",
+            "<div>{}: {} → {} ({})</div>",
+            ((r["outcome"], r["file"], r["got"], r["expect"]) for r in rows),
+        )
+
+    @admin.action(description=_("运行发布检查（解答与作弊样例）"))
+    def run_publishing_check(self, request: HttpRequest, queryset) -> None:
+        slugs = list(queryset.values_list("slug", flat=True))
+        for slug in slugs:
+            transaction.on_commit(lambda slug=slug: dispatch.send_problem_check(slug))
+        self.message_user(
+            request,
+            _("已排队检查 %(n)d 个题目；完成后刷新本页查看结果") % {"n": len(slugs)},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Assignment)

@@ -17,3 +17,13 @@ def send_reap() -> None:
     from pdcsite.celery import app
 
     app.send_task("gradinglab.reap_stuck", queue="default")
+
+
+CHECK_TASK = "gradinglab.check_problem"
+
+
+def send_problem_check(slug: str) -> None:
+    """The publishing check runs real grading jobs for minutes: a task, never the request."""
+    from pdcsite.celery import app
+
+    app.send_task(CHECK_TASK, kwargs={"slug": slug}, queue="default")

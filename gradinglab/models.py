@@ -12,6 +12,7 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -187,6 +188,26 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return self.display_title
+
+    def clean(self) -> None:
+        """The publishing gate (issue 11): a problem is published only while its package has
+        passed `check_problem` (solutions and exploit suite) at its current content."""
+        super().clean()
+        if not self.published or self.problem_id is None:
+            return
+        was_published = (
+            self.pk is not None and Assignment.objects.filter(pk=self.pk, published=True).exists()
+        )
+        if not was_published and not self.problem.publishable:
+            raise ValidationError(
+                {
+                    "published": _(
+                        "题目包尚未通过发布检查（解答与作弊样例的判定）：先运行 "
+                        "manage.py check_problem %(slug)s，或在题目列表中执行检查"
+                    )
+                    % {"slug": self.problem.slug}
+                }
+            )
 
     @property
     def display_title(self) -> str:

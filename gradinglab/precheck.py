@@ -146,6 +146,9 @@ ESCAPE_ATTRS = {
     "__defaults__", "__kwdefaults__", "gi_frame", "tb_frame",
 }  # fmt: skip
 PATCHED_ROOTS = {"torch", "triton", "time", "math", "builtins"}
+# Tensor methods that re-point or expose storage: outputs must live in the harness's buffers.
+STORAGE_METHODS = {"set_", "resize_", "as_strided_", "untyped_storage", "storage", "data_ptr",
+                   "share_memory_", "_set_storage"}  # fmt: skip
 
 
 def _root(node: ast.AST) -> str | None:
@@ -251,6 +254,8 @@ class _TritonVisitor(ast.NodeVisitor):
             self.add("escapes", node, _("调用了 %(n)s()") % {"n": func.id})
         if not self._in_kernel:
             self._torch_call(node)
+            if isinstance(func, ast.Attribute) and func.attr in STORAGE_METHODS:
+                self.add("escapes", node, _("改动或读取张量的存储：.%(n)s()") % {"n": func.attr})
         self.generic_visit(node)
 
     def _torch_call(self, node: ast.Call) -> None:

@@ -578,12 +578,35 @@ RENDER_VERSION = b"statement-render-2"  # bump to re-render every statement on t
 
 
 def _package_hash(path) -> str:
+    """Every file of the package (statement, reference, starters, solutions, exploit suite): a
+    change anywhere re-renders and withdraws the publishing check until it is run again."""
     digest = hashlib.sha256(RENDER_VERSION)
-    for name in ("problem.yaml", "reference.py", "starter.py", "starter.cu"):
-        file = path / name
-        if file.exists():
-            digest.update(name.encode() + b"\0" + file.read_bytes())
+    for file in sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        rel = file.relative_to(path).as_posix()
+        digest.update(rel.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
+
+
+def problem_check_record(*, slug: str, only: list[str] | None = None):
+    """Run the publishing check of a package (gradinglab.problem_check) and record it on the
+    problem. It is publishable only when every file was checked, nothing mismatched, and the
+    package on disk is the synced one. Returns the report. Slow (real grading jobs): callers are
+    the management command and a Celery task, never a request."""
+    from gradinglab import problem_check
+    from gradinglab.runner.problems import problems_dir
+
+    pkg = problems_dir() / slug
+    digest = _package_hash(pkg) if pkg.is_dir() else ""
+    report = problem_check.run(slug, pkg, only)
+    with transaction.atomic():
+        row = Problem.objects.select_for_update().filter(slug=slug).first()
+        if row is not None:
+            complete = report.passed and only is None and digest == row.content_sha256
+            row.checked_sha256 = digest if complete else ""
+            row.checked_at = timezone.now()
+            row.check_report = report.as_json()
+            row.save(update_fields=["checked_sha256", "checked_at", "check_report"])
+    return report
 
 
 def _loosen_lists(text: str) -> str:

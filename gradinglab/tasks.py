@@ -22,6 +22,14 @@ def reap_stuck() -> dict[str, int]:
     return submissions_reap()
 
 
+@shared_task(name="gradinglab.check_problem")
+def check_problem(slug: str) -> bool:
+    """The publishing check of one package (admin action); recorded on the problem."""
+    from gradinglab.services import problem_check_record
+
+    return problem_check_record(slug=slug).passed
+
+
 @signals.worker_ready.connect
 def _start_heartbeat(**_: Any) -> None:
     jobs.start_heartbeat()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,22 @@ from . import devices, floors, gpu_timing
 from .compare import compare, inputs_unchanged
 from .problems import Problem
 
+
+def _budget_s() -> float:
+    """Seconds of timed loop per benchmark: 10 s (GPU MODE's), or PDC_RUNNER_TIMING_BUDGET_S
+    (bench/gpu_check.py lowers it so that grading every package fits its 8-minute target)."""
+    raw = os.environ.get("PDC_RUNNER_TIMING_BUDGET_S", "")
+    try:
+        value = float(raw) if raw else 10.0
+    except ValueError as exc:
+        raise ValueError(f"PDC_RUNNER_TIMING_BUDGET_S must be seconds, got {raw!r}") from exc
+    if not 0.1 <= value <= 60:
+        raise ValueError(f"PDC_RUNNER_TIMING_BUDGET_S must be 0.1..60 s, got {value}")
+    return value
+
+
 TIMING_CFG: dict[str, Any] = {
-    "budget_s": 10.0,  # s of wall clock for the timed loop (GPU MODE uses 10 s)
+    "budget_s": _budget_s(),  # s of wall clock for the timed loop
     "min_runs": 10,
     "max_runs": 1000,
     "target_sem": 0.005,  # stop once SEM < 0.5 % of the mean
@@ -113,7 +128,7 @@ def time_reference(bench: dict[str, Any], dev: torch.device) -> float | None:
     out = gpu_timing.timed_runs(
         lambda: ref.reference(bufs, bench["shape"]),
         prepare,
-        {**TIMING_CFG, "budget_s": 3.0},
+        {**TIMING_CFG, "budget_s": min(3.0, TIMING_CFG["budget_s"])},
         dev,
         n_sets=len(sets),
     )
