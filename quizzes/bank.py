@@ -26,7 +26,6 @@ ANCHOR_RE = re.compile(r"^sec-(\d+)-(\d+)$")
 NOTES_HEADING_RE = re.compile(r"^(\d{1,2})\.(\d{1,2})(?:\.\d+)?\s+\S")
 
 QUESTION_TAGS = ("recall", "understand", "compute")
-REQUIRE_ENGLISH = False  # transitional: on once every bank file carries its English text
 COMMON_KEYS = {"id", "section", "type", "tag", "stem", "stem_en", "explanation", "explanation_en"}
 COMMON_KEYS |= {"points"}
 TYPE_KEYS = {
@@ -193,11 +192,9 @@ def _parse_question(
 def _parse_tag_and_english(name: str, qid: str, raw: dict, typed: dict) -> dict:
     """The question's level (recall / understand / compute) and its English text, both required:
     the English page shows the whole question in English."""
-    tag = raw.get("tag", "" if REQUIRE_ENGLISH is False else None)
-    if tag not in QUESTION_TAGS and not (tag == "" and REQUIRE_ENGLISH is False):
+    tag = raw.get("tag")
+    if tag not in QUESTION_TAGS:
         raise BankError(name, qid, f"'tag' must be one of {', '.join(QUESTION_TAGS)}")
-    if REQUIRE_ENGLISH is False and "stem_en" not in raw:
-        return {"tag": tag}
     stem_en = _text(name, qid, raw, "stem_en")
     explanation_en = _text(name, qid, raw, "explanation_en")
     if "§" not in explanation_en:

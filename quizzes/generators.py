@@ -16,6 +16,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 REL_1PCT = 0.01  # relative tolerance, fraction: 3 significant figures are enough
 ABS_EXACT = 0.0  # absolute tolerance for integer-valued answers
@@ -90,6 +91,17 @@ def gustafson_speedup(rng: random.Random) -> Variant:
 def amdahl_limit(rng: random.Random) -> Variant:
     p = rng.randint(800, 999) / 1000
     return Variant(params={"p": p}, answer=1 / (1 - p), unit="×")
+
+
+@register
+def amdahl_processors_needed(rng: random.Random) -> Variant:
+    k = rng.randint(80, 99)  # p = k / 100
+    bound = Fraction(100, 100 - k)  # 1 / (1 - p), never reached
+    target = rng.randint(2, max(2, math.ceil(bound * Fraction(9, 10)) - 1))
+    # s = 1 / ((1 - p) + p / n) >= target  <=>  n >= p / (1 / target - (1 - p)), exactly
+    p = Fraction(k, 100)
+    n = math.ceil(p / (Fraction(1, target) - (1 - p)))
+    return Variant(params={"p": k / 100, "s": target}, answer=n, unit="个", rel_tol=0.0)
 
 
 # ---------------------------------------------------------------- lecture 2
@@ -212,6 +224,14 @@ def interleaved_bank_conflict(rng: random.Random) -> Variant:
     return Variant(params={"s": s, "active": active}, answer=ways, unit="路", rel_tol=0.0)
 
 
+@register
+def conv_input_tile(rng: random.Random) -> Variant:
+    # 2-D tiled convolution: an O x O output tile needs an (O + M - 1)^2 input tile (sec-3-9)
+    o = rng.choice([8, 12, 14, 16, 28, 30, 32])
+    m = rng.choice([3, 5, 7, 9])
+    return Variant(params={"o": o, "m": m}, answer=(o + m - 1) ** 2, unit="个", rel_tol=0.0)
+
+
 # ---------------------------------------------------------------- lecture 4
 @register
 def attention_hbm_ratio(rng: random.Random) -> Variant:
@@ -228,6 +248,30 @@ def attention_score_memory(rng: random.Random) -> Variant:
     heads = rng.choice([8, 16, 32, 64])
     bytes_total = n * n * heads * 2  # FP16
     return Variant(params={"n": n, "h": heads}, answer=bytes_total / 2**30, unit="GiB")
+
+
+@register
+def kv_cache_size(rng: random.Random) -> Variant:
+    layers = rng.choice([24, 32, 40, 48, 80])
+    heads = rng.choice([8, 16, 32, 64])
+    d = rng.choice([64, 128])
+    n = rng.choice([2048, 4096, 8192, 32768])
+    batch = rng.choice([1, 4, 8, 16])
+    bytes_total = 2 * layers * heads * d * n * batch * 2  # K and V, FP16
+    return Variant(
+        params={"layers": layers, "heads": heads, "d": d, "n": n, "b": batch},
+        answer=bytes_total / 2**30,
+        unit="GiB",
+    )
+
+
+@register
+def flash_tile_pairs(rng: random.Random) -> Variant:
+    n = rng.randint(500, 9000)
+    br = rng.choice([64, 128])
+    bc = rng.choice([32, 64, 128])
+    pairs = math.ceil(n / br) * math.ceil(n / bc)
+    return Variant(params={"n": n, "br": br, "bc": bc}, answer=pairs, unit="个", rel_tol=0.0)
 
 
 # ---------------------------------------------------------------- lecture 5
@@ -257,6 +301,17 @@ def fused_softmax_traffic(rng: random.Random) -> Variant:
     return Variant(params={"m": m, "n": n}, answer=unfused / fused, unit="×")
 
 
+@register
+def img2col_elements(rng: random.Random) -> Variant:
+    c = rng.choice([3, 16, 32, 64, 128])
+    k = rng.choice([1, 3, 5, 7])
+    h = rng.choice([7, 14, 28, 56, 112])
+    w = rng.choice([7, 14, 28, 56])
+    return Variant(
+        params={"c": c, "k": k, "h": h, "w": w}, answer=c * k * k * h * w, unit="个", rel_tol=0.0
+    )
+
+
 # ---------------------------------------------------------------- lecture 7
 @register
 def gemm_intensity(rng: random.Random) -> Variant:
@@ -272,6 +327,25 @@ def wgmma_flops(rng: random.Random) -> Variant:
     return Variant(params={"n": n}, answer=2 * 64 * n * 16, abs_tol=0.0, rel_tol=0.0, unit="FLOP")
 
 
+@register
+def mma_instruction_count(rng: random.Random) -> Variant:
+    m = 16 * rng.randint(1, 16)
+    n = 8 * rng.randint(1, 32)
+    k = 16 * rng.randint(1, 16)
+    count = (m // 16) * (n // 8) * (k // 16)
+    return Variant(params={"m": m, "n": n, "k": k}, answer=count, unit="次", rel_tol=0.0)
+
+
+@register
+def gemm_tile_intensity(rng: random.Random) -> Variant:
+    # One K-step of a BM x BN output tile: 2*BM*BN*BK FLOP over (BM + BN)*BK FP16 loads
+    bm = rng.choice([64, 128, 256])
+    bn = rng.choice([64, 128, 256])
+    bk = rng.choice([16, 32, 64])
+    intensity = 2 * bm * bn * bk / ((bm + bn) * bk * 2)
+    return Variant(params={"bm": bm, "bn": bn, "bk": bk}, answer=intensity, unit="FLOP/B")
+
+
 # ---------------------------------------------------------------- lecture 8
 @register
 def triton_grid_programs(rng: random.Random) -> Variant:
@@ -285,6 +359,27 @@ def triton_grid_programs(rng: random.Random) -> Variant:
         unit="个",
         rel_tol=0.0,
     )
+
+
+@register
+def triton_masked_lanes(rng: random.Random) -> Variant:
+    block = rng.choice([128, 256, 512, 1024, 2048])
+    n = rng.randint(1000, 1_000_000)
+    return Variant(
+        params={"n": n, "block": block},
+        answer=math.ceil(n / block) * block - n,
+        unit="个",
+        rel_tol=0.0,
+    )
+
+
+@register
+def elementwise_fusion_traffic(rng: random.Random) -> Variant:
+    ops = rng.randint(2, 6)
+    n_million = rng.choice([1, 4, 16, 64, 256])
+    # unfused: each op reads and writes N FP32 values; fused: read once, write once
+    saved_mb = 8 * (ops - 1) * n_million  # 1 MB = 10^6 B
+    return Variant(params={"k": ops, "n": n_million}, answer=saved_mb, unit="MB", rel_tol=0.0)
 
 
 # ---------------------------------------------------------------- lecture 9
@@ -322,6 +417,14 @@ def hybrid_dp_degree(rng: random.Random) -> Variant:
     return Variant(params={"total": tp * pp * dp, "tp": tp, "pp": pp}, answer=dp, rel_tol=0.0)
 
 
+@register
+def interleaved_bubble(rng: random.Random) -> Variant:
+    k = rng.choice([4, 8, 16])
+    m = rng.choice([8, 16, 32, 64])
+    v = rng.choice([2, 4])
+    return Variant(params={"k": k, "m": m, "v": v}, answer=(k - 1) / (v * m), unit="")
+
+
 # ---------------------------------------------------------------- lecture 10
 @register
 def ring_allreduce_cost(rng: random.Random) -> Variant:
@@ -355,3 +458,30 @@ def pipelined_broadcast_rounds(rng: random.Random) -> Variant:
     p = rng.randint(4, 64)
     k = rng.randint(2, 64)
     return Variant(params={"p": p, "k": k}, answer=p + k - 2, unit="轮", rel_tol=0.0)
+
+
+@register
+def ring_allgather_cost(rng: random.Random) -> Variant:
+    p = rng.choice([4, 8, 16, 32, 64])
+    n_mb = rng.choice([1, 8, 64, 256])
+    alpha_us = rng.choice([2, 5, 10])
+    bw_gbs = rng.choice([25, 50, 100])
+    beta_us_per_mb = 1e6 / (bw_gbs * 1000)
+    cost = (p - 1) * alpha_us + (p - 1) / p * n_mb * beta_us_per_mb
+    return Variant(
+        params={"p": p, "n": n_mb, "alpha": alpha_us, "bw": bw_gbs}, answer=cost, unit="µs"
+    )
+
+
+@register
+def halving_doubling_allreduce_cost(rng: random.Random) -> Variant:
+    p = rng.choice([4, 8, 16, 32, 64, 128])
+    n_kb = rng.choice([4, 16, 64, 256])
+    alpha_us = rng.choice([1, 2, 5])
+    beta_us_per_kb = rng.choice([0.01, 0.02, 0.05])
+    cost = 2 * math.log2(p) * alpha_us + 2 * (p - 1) / p * n_kb * beta_us_per_kb
+    return Variant(
+        params={"p": p, "n": n_kb, "alpha": alpha_us, "beta": beta_us_per_kb},
+        answer=cost,
+        unit="µs",
+    )

@@ -1,4 +1,5 @@
-"""Small template helpers: inline `code` in stems, the lecture link of a section anchor."""
+"""Small template helpers: inline `code` and fenced code blocks in stems, the lecture link of a
+section anchor."""
 
 from __future__ import annotations
 
@@ -8,14 +9,31 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from lectures.rendering import highlight_code
+
 register = template.Library()
 _CODE = re.compile(r"`([^`]+)`")
+# A fenced block in a code-reading stem: ```cuda … ``` (the bank's only block markup).
+_FENCE = re.compile(r"^```(?P<lang>[\w+-]*)[ \t]*\n(?P<code>.*?)^```[ \t]*$", re.S | re.M)
 
 
 @register.filter
 def inline_code(text: str) -> SafeString:
     """Escape, then render `backticked` spans as <code> (the bank's only markup)."""
     return mark_safe(_CODE.sub(r"<code>\1</code>", escape(text)))
+
+
+@register.filter
+def stem_text(text: str) -> SafeString:
+    """The stem's prose (fenced code blocks cut out), with inline `code`."""
+    return inline_code(_FENCE.sub("", text).strip())
+
+
+@register.filter
+def stem_code(text: str) -> SafeString:
+    """The stem's fenced code blocks, highlighted exactly like lecture code (Pygments)."""
+    blocks = [highlight_code(m["code"], m["lang"]) for m in _FENCE.finditer(text)]
+    return mark_safe("".join(blocks))
 
 
 @register.filter

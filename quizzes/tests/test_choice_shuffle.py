@@ -1,18 +1,21 @@
 """Must hold 1 (delivery) and 2: choices are shuffled per attempt in every quiz, seeded so a reload
-keeps the order; grading goes by the choice picked, never its position; (the "always the first choice" test lands with
-the balanced bank)."""
+keeps the order; grading goes by the choice picked, never its position; and "always the first
+choice" scores below 40 % in every quiz the bank import creates."""
 
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
 
+from quizzes import services
+from quizzes.generators import variant_seed
 from quizzes.models import Attempt, Choice, Question, Quiz
 from quizzes.selectors import attempt_questions
-from quizzes.services import attempt_submit
+from quizzes.services import answer_save, attempt_submit
 from quizzes.tests.factories import question_single, quiz_with
 
 ALWAYS_FIRST_LIMIT = Decimal("0.40")  # fraction of the quiz's points
+ALWAYS_FIRST_RUNS = 3  # attempts per quiz, each with its own pinned seed
 
 
 def _start(client, quiz: Quiz) -> Attempt:
@@ -38,6 +41,53 @@ def _first_choice_value(view) -> str | None:
     if view.question.qtype == Question.Type.TRUEFALSE:
         return "true"  # the first of the two radio buttons, 对
     return None
+
+
+def _pin_attempt_seeds(monkeypatch, bank: list[Quiz]) -> None:
+    """Attempt seeds normally mix in database ids, which differ from run to run; pinning them to
+    (quiz slug, attempt number) makes the drawn questions and choice orders, hence the scores,
+    reproducible."""
+    slugs = {quiz.pk: quiz.slug for quiz in bank}
+
+    def pinned(*parts: object) -> int:
+        if len(parts) == 5 and parts[1] == "attempt":
+            return variant_seed("always-first", slugs[parts[3]], parts[4])
+        return variant_seed(*parts)
+
+    monkeypatch.setattr(services, "variant_seed", pinned)
+
+
+def _take_always_first(client, student, quiz: Quiz) -> Decimal:
+    """One attempt answering the first choice offered everywhere; returns the score share.
+
+    Answers go through the service the answer endpoint calls (the endpoint also renders practice
+    feedback for every save, ~20x the cost); start and submit go through HTTP."""
+    attempt = _start(client, quiz)
+    for view in attempt_questions(attempt):
+        value = _first_choice_value(view)
+        if value is not None:
+            data = {"value": [value]}
+            saved = answer_save(
+                attempt_id=attempt.pk, student=student, question_id=view.question.pk, data=data
+            )
+            assert saved.saved, saved.message
+    assert client.post(f"/quizzes/attempt/{attempt.pk}/submit/").status_code == 302
+    attempt.refresh_from_db()
+    return attempt.raw_score / attempt.raw_max
+
+
+def test_always_first_choice_scores_below_40_percent_in_every_quiz(
+    bank, student_a, client_a, monkeypatch
+) -> None:
+    """With shuffled choices "always first" is a blind guess, so one attempt's score varies
+    (about ±0.1 on a 25-question quiz); the mean of a few attempts is what position bias would
+    push up (before the shuffle: ~0.99 in the practice quizzes)."""
+    assert {q.kind for q in bank} >= {Quiz.Kind.PRACTICE, Quiz.Kind.SELFTEST}
+    _pin_attempt_seeds(monkeypatch, bank)
+    for quiz in bank:
+        shares = [_take_always_first(client_a, student_a, quiz) for _ in range(ALWAYS_FIRST_RUNS)]
+        mean = sum(shares) / len(shares)
+        assert mean < ALWAYS_FIRST_LIMIT, (quiz.slug, [float(x) for x in shares])
 
 
 def test_every_quiz_shuffles_choices_stable_on_reload_new_per_attempt(bank, student_a) -> None:

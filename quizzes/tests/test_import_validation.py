@@ -16,17 +16,23 @@ GOOD = """
   - id: t-single
     section: sec-1-17
     type: single
+    tag: understand
     stem: 问题一
+    stem_en: Question one
     choices:
-      - {text: 甲, correct: true}
-      - {text: 乙}
+      - {text: 甲, en: A, correct: true}
+      - {text: 乙, en: B}
     explanation: 因为如此（§1.17）。
+    explanation_en: Because (§1.17).
   - id: t-tf
     section: sec-1-17
     type: truefalse
+    tag: recall
     stem: 判断
+    stem_en: True or false
     answer: false
     explanation: 见 §1.17。
+    explanation_en: See §1.17.
 """
 
 
@@ -210,6 +216,74 @@ BAD_QUESTIONS = {
         """,
         "'stem' must be a non-empty string",
     ),
+    "tag_missing": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          stem: s
+          stem_en: s
+          answer: true
+          explanation: §1.17
+          explanation_en: §1.17
+        """,
+        "'tag' must be one of recall, understand, compute",
+    ),
+    "tag_unknown": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          tag: memorize
+          stem: s
+          stem_en: s
+          answer: true
+          explanation: §1.17
+          explanation_en: §1.17
+        """,
+        "'tag' must be one of recall, understand, compute",
+    ),
+    "english_stem_missing": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: truefalse
+          tag: recall
+          stem: s
+          answer: true
+          explanation: §1.17
+          explanation_en: §1.17
+        """,
+        "'stem_en' must be a non-empty string",
+    ),
+    "english_choice_missing": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: single
+          tag: recall
+          stem: s
+          stem_en: s
+          choices: [{text: a, en: a, correct: true}, {text: b}]
+          explanation: §1.17
+          explanation_en: §1.17
+        """,
+        "choice 2 has no English text ('en')",
+    ),
+    "english_placeholder_not_produced": (
+        """
+        - id: bad-q
+          section: sec-1-17
+          type: param
+          tag: compute
+          generator: amdahl_speedup
+          stem: p = {p}, n = {n}
+          stem_en: p = {p}, n = {n}, q = {q}
+          explanation: §1.17
+          explanation_en: §1.17
+        """,
+        "stem placeholders not produced by amdahl_speedup: q",
+    ),
     "duplicate_choice_text": (
         """
         - id: bad-q
@@ -304,7 +378,7 @@ def test_changed_question_is_updated_in_place(tmp_path: Path) -> None:
     _write(bank, GOOD, name="a.yaml")
     call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
     pk = Question.objects.get(bank_id="t-single").pk
-    _write(bank, GOOD.replace("{text: 乙}", "{text: 丙}"), name="a.yaml")
+    _write(bank, GOOD.replace("{text: 乙,", "{text: 丙,"), name="a.yaml")
     call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
     question = Question.objects.get(bank_id="t-single")
     assert question.pk == pk

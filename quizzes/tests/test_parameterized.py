@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.conf import settings
@@ -30,6 +31,15 @@ def _launches(n: int, b: int) -> int:
         n = -(-n // b)
         count += 1
     return count
+
+
+def _smallest_n(p: dict) -> int:
+    """Brute force over n with exact fractions: the first n whose Amdahl speedup reaches s."""
+    frac = Fraction(str(p["p"]))
+    n = 1
+    while 1 / ((1 - frac) + frac / n) < p["s"]:
+        n += 1
+    return n
 
 
 # Independent formulas (standard textbook forms), deliberately not importing quizzes.generators.
@@ -72,6 +82,20 @@ INDEPENDENT = {
     "mst_broadcast_cost": lambda p: math.ceil(math.log2(p["p"]))
     * (p["alpha"] + p["n"] * p["beta"]),
     "pipelined_broadcast_rounds": lambda p: p["p"] + p["k"] - 2,
+    "amdahl_processors_needed": _smallest_n,
+    "conv_input_tile": lambda p: (p["o"] + 2 * (p["m"] // 2)) ** 2,
+    "kv_cache_size": lambda p: 2 * p["layers"] * p["heads"] * p["d"] * p["n"] * p["b"] * 2 / 2**30,
+    "flash_tile_pairs": lambda p: -(-p["n"] // p["br"]) * -(-p["n"] // p["bc"]),
+    "img2col_elements": lambda p: (p["c"] * p["k"] ** 2) * (p["h"] * p["w"]),
+    "mma_instruction_count": lambda p: p["m"] * p["n"] * p["k"] / (16 * 8 * 16),
+    "gemm_tile_intensity": lambda p: p["bm"] * p["bn"] / (p["bm"] + p["bn"]),
+    "triton_masked_lanes": lambda p: (-p["n"]) % p["block"],
+    "elementwise_fusion_traffic": lambda p: (2 * p["k"] - 2) * p["n"] * 4,
+    "interleaved_bubble": lambda p: (p["k"] - 1) / p["m"] / p["v"],
+    "ring_allgather_cost": lambda p: (p["p"] - 1) * p["alpha"]
+    + (p["p"] - 1) / p["p"] * p["n"] / p["bw"] * 1000,
+    "halving_doubling_allreduce_cost": lambda p: 2 * math.log2(p["p"]) * p["alpha"]
+    + 2 * (p["p"] - 1) / p["p"] * p["n"] * p["beta"],
 }
 
 
