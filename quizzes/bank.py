@@ -149,7 +149,12 @@ def load_bank_dir(directory: Path, anchors: set[str] | None) -> list[BankFile]:
 
 
 def _parse_question(
-    name: str, index: int, raw: object, lecture: int, anchors: set[str] | None
+    name: str,
+    index: int,
+    raw: object,
+    lecture: int,
+    anchors: set[str] | None,
+    require_tag: bool = True,
 ) -> QuestionSpec:
     if not isinstance(raw, dict):
         raise BankError(name, f"#{index + 1}", "each question must be a mapping")
@@ -186,22 +191,32 @@ def _parse_question(
         "param": _parse_param,
     }[qtype]
     typed = parser(name, qid, qtype, raw, stem)
-    return QuestionSpec(**base, **typed, **_parse_tag_and_english(name, qid, raw, typed))
+    extra = _parse_tag_and_english(name, qid, raw, typed, require_tag)
+    return QuestionSpec(**base, **typed, **extra)
 
 
-def _parse_tag_and_english(name: str, qid: str, raw: dict, typed: dict) -> dict:
-    """The question's level (recall / understand / compute) and its English text, both required:
-    the English page shows the whole question in English."""
-    tag = raw.get("tag")
-    if tag not in QUESTION_TAGS:
+def _parse_tag_and_english(
+    name: str, qid: str, raw: dict, typed: dict, tag_required: bool = True
+) -> dict:
+    """The question's level (recall / understand / compute) and its English text.
+
+    The tag is required in bank files (a question written on the staff pages may leave it out).
+    English is all or nothing: a question that has any English text must have all of it (stem,
+    explanation, every choice), so an English page never shows half a question; one without
+    any is shown in Chinese. The course's own bank is checked complete by test_bank_counts."""
+    tag = raw.get("tag", "")
+    if (tag_required or tag) and tag not in QUESTION_TAGS:
         raise BankError(name, qid, f"'tag' must be one of {', '.join(QUESTION_TAGS)}")
+    choices = typed.get("choices", ())
+    if not ({"stem_en", "explanation_en"} & set(raw) or any(c.text_en for c in choices)):
+        return {"tag": tag}
     stem_en = _text(name, qid, raw, "stem_en")
     explanation_en = _text(name, qid, raw, "explanation_en")
     if "§" not in explanation_en:
         raise BankError(name, qid, "explanation_en must name its section like the Chinese one")
     if typed.get("generator"):
         _check_placeholders(name, qid, typed["generator"], stem_en)
-    missing = [i + 1 for i, c in enumerate(typed.get("choices", ())) if not c.text_en]
+    missing = [i + 1 for i, c in enumerate(choices) if not c.text_en]
     if missing:
         raise BankError(name, qid, f"choice {missing[0]} has no English text ('en')")
     return {"tag": tag, "stem_en": stem_en, "explanation_en": explanation_en}
@@ -327,8 +342,12 @@ def _check_placeholders(name: str, qid: str, generator: str, stem: str) -> None:
         )
 
 
-# The staff pages validate a question written in the browser exactly like a bank file's question.
-parse_question = _parse_question
+def parse_question(
+    name: str, index: int, raw: object, lecture: int, anchors: set[str] | None
+) -> QuestionSpec:
+    """The staff pages validate a question written in the browser like a bank file's question,
+    except that its tag is optional there."""
+    return _parse_question(name, index, raw, lecture, anchors, require_tag=False)
 
 
 def _yaml_number(value: Decimal) -> int | float | str:
