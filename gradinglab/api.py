@@ -8,6 +8,7 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -17,6 +18,14 @@ from rest_framework.response import Response
 
 from accounts.auth import StudentTokenAuthentication
 from gradinglab import conf, dispatch, selectors, services
+from gradinglab.api_schema import (
+    OkOut,
+    RateLimitedOut,
+    SourceOut,
+    StoredOut,
+    SubmissionOut,
+    refusals,
+)
 from gradinglab.auth import IsWorker, WorkerTokenAuthentication
 from gradinglab.models import Submission
 
@@ -37,6 +46,7 @@ class PhaseIn(serializers.Serializer):
     phase = serializers.ChoiceField(choices=services.PHASES)
 
 
+@extend_schema(request=PhaseIn, responses={200: OkOut, **refusals(400, 401, 403, 404, 409)})
 @api_view(["POST"])
 @authentication_classes(WORKER_AUTH)
 @permission_classes([IsWorker])
@@ -65,6 +75,10 @@ class HeartbeatIn(serializers.Serializer):
     info = serializers.DictField(required=False, allow_null=True)
 
 
+@extend_schema(
+    request=ResultIn,
+    responses={201: StoredOut, 200: StoredOut, **refusals(400, 401, 403, 404, 409)},
+)
 @api_view(["POST"])
 @authentication_classes(WORKER_AUTH)
 @permission_classes([IsWorker])
@@ -88,6 +102,7 @@ def worker_result(request: Request) -> Response:
     return Response({"stored": stored}, status=201 if stored else 200)
 
 
+@extend_schema(request=HeartbeatIn, responses={200: OkOut, **refusals(400, 401, 403)})
 @api_view(["POST"])
 @authentication_classes(WORKER_AUTH)
 @permission_classes([IsWorker])
@@ -131,6 +146,14 @@ def submission_json(sub: Submission, *, request: Request | None = None) -> dict:
     }
 
 
+@extend_schema(
+    request=SubmitIn,
+    responses={
+        201: SubmissionOut,
+        429: OpenApiResponse(RateLimitedOut),
+        **refusals(400, 401, 403, 404),
+    },
+)
 @api_view(["POST"])
 @authentication_classes(STUDENT_AUTH)
 @permission_classes([IsAuthenticated])
@@ -161,6 +184,7 @@ def submission_create(request: Request) -> Response:
     return Response(submission_json(sub), status=status.HTTP_201_CREATED)
 
 
+@extend_schema(responses={200: SubmissionOut, **refusals(401, 403, 404)})
 @api_view(["GET"])
 @authentication_classes(STUDENT_AUTH)
 @permission_classes([IsAuthenticated])
@@ -171,6 +195,7 @@ def submission_detail(request: Request, pk: int) -> Response:
     return Response(submission_json(sub))
 
 
+@extend_schema(responses={200: SourceOut, **refusals(401, 403, 404)})
 @api_view(["GET"])
 @authentication_classes(STUDENT_AUTH)
 @permission_classes([IsAuthenticated])

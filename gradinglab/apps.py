@@ -20,5 +20,6 @@ class GradinglabConfig(AppConfig):
 
     def ready(self) -> None:
         from gradebook.refs import ref_kind_register
+        from gradinglab import api_schema  # noqa: F401  (registers the OpenAPI credential schemes)
 
         ref_kind_register("submission", _own_submission)

@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our static files, no CDN
     "django_htmx",
     "csp",
     "axes",
@@ -218,6 +220,18 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# OpenAPI 3 of /api/v1/ at /api/schema/, docs at /api/docs/ (Swagger UI from drf-spectacular-sidecar).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "PDC Lab API",
+    "DESCRIPTION": "Students' CLI (Token pdc_…) and grading workers (Worker wrk_…); see docs/lab.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "PREPROCESSING_HOOKS": ["pdcsite.api_docs.only_api_v1"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Login throttling (django-axes): the site login, the admin login and the CLI token API ---------

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from pdcsite import views
+from pdcsite import api_docs, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("grades/", include("gradebook.urls")),
     path("staff/", include("staffdesk.urls")),
     path("api/v1/", include("gradinglab.api_urls")),
+    path("api/schema/", api_docs.schema_view, name="api_schema"),
+    path("api/docs/", api_docs.docs_view, name="api_docs"),
     path("admin/", admin.site.urls),
 ]
 
