@@ -25,7 +25,7 @@ from typing import Any
 
 from gradinglab import queues
 from gradinglab.models import GradingJob, Submission, WorkerNode
-from gradinglab.runner import floors
+from gradinglab.runner import devices, floors
 from gradinglab.runner.problems import Problem as PackageProblem
 from gradinglab.runner.problems import ProblemNotFound, load_problem
 
@@ -109,40 +109,77 @@ def _timed_dtype(problem: PackageProblem, backend: str, timing: dict[str, Any]) 
     return _dtypes(problem, backend)[0]
 
 
-def _check_timing(
-    doc: dict[str, Any], problem: PackageProblem, worker: WorkerNode, flags: list[str]
-) -> None:
-    timing = doc["timing"]
-    if timing is None:
-        if doc["status"] == "accepted" and doc["path"] == "gpu" and problem.benchmarks:
-            raise ResultRefused("an accepted GPU-path result must carry its timing")
-        return
-    bench = {b.name: b.shape for b in problem.benchmarks}
-    if timing["benchmark"] not in bench or timing["shape"] != bench[timing["benchmark"]]:
-        raise ResultRefused("timing is not of one of the problem's benchmarks at its shape")
+def _worker_peak(worker: WorkerNode) -> devices.Peak:
     peak = floors.peak_for_worker(worker.kind, worker.device)
     if peak is None:
         raise ResultRefused(
             f"no device peaks are known for worker {worker.name!r} ({worker.kind}); "
             "record its device on the credential before it grades timed jobs"
         )
-    dtype = _timed_dtype(problem, doc["backend"], timing)
-    floor = floors.physical_floor(problem, timing["shape"], dtype, peak)
-    median = float(timing["median_ms"])
-    if doc["status"] == "accepted" and (
-        median <= 0 or (floor.floor_ms and median < floor.floor_ms)
-    ):
+    return peak
+
+
+def _recheck_entry(
+    entry: dict[str, Any],
+    dtype: str,
+    problem: PackageProblem,
+    peak: devices.Peak,
+    accepted: bool,
+    who: str,
+) -> float | None:
+    """One timed benchmark: declared shape, median above the floor of the worker's device; its
+    rates, roofline fraction and floor recomputed in place. Returns the roofline fraction."""
+    declared = {b.name: b.shape for b in problem.benchmarks}
+    if entry.get("benchmark", entry.get("name")) not in declared:
+        raise ResultRefused("timing is not of one of the problem's benchmarks at its shape")
+    if entry["shape"] != declared[entry.get("benchmark", entry.get("name"))]:
+        raise ResultRefused("timing is not of one of the problem's benchmarks at its shape")
+    floor = floors.physical_floor(problem, entry["shape"], dtype, peak)
+    median = float(entry["median_ms"])
+    if accepted and (median <= 0 or (floor.floor_ms and median < floor.floor_ms)):
         raise ResultRefused(
             f"accepted result with median {median:.4f} ms below the physical floor "
-            f"{floor.floor_ms or 0:.4f} ms of {worker.device or worker.kind}"
+            f"{floor.floor_ms or 0:.4f} ms of {who}"
         )
     achieved = floors.rates(floor.bytes, floor.flops, median)
     if problem.bound == "memory":
         fraction = achieved["gbps"] / peak.gbps if achieved["gbps"] and peak.gbps else None
     else:
-        tflops = floors.fastest_precision(peak, dtype, problem.tolerance(dtype)[1])[1]
+        # The roofline (the score) uses the runner's rate for the dtype; only the floor takes the
+        # fastest precision the tolerance admits.
+        tflops = devices.compute_peak(peak, dtype)
         fraction = achieved["tflops"] / tflops if achieved["tflops"] and tflops else None
-    timing.update(achieved, roofline_fraction=fraction, floor_ms=floor.floor_ms)
+    entry.update(achieved, roofline_fraction=fraction, floor_ms=floor.floor_ms)
+    return fraction
+
+
+def _check_timing(
+    doc: dict[str, Any], problem: PackageProblem, worker: WorkerNode, flags: list[str]
+) -> None:
+    timing = doc["timing"]
+    accepted = doc["status"] == "accepted"
+    if timing is None:
+        if accepted and doc["path"] == "gpu" and problem.benchmarks:
+            raise ResultRefused("an accepted GPU-path result must carry its timing")
+        return
+    peak, who = _worker_peak(worker), worker.device or worker.kind
+    entries = timing.get("benchmarks")
+    if isinstance(entries, list) and entries:
+        # Schema v2: every benchmark shape x dtype timed; the top level is their combination.
+        wanted = {(b.name, d) for b in problem.benchmarks for d in _dtypes(problem, doc["backend"])}
+        got = {(e.get("name"), e.get("dtype")) for e in entries}
+        if accepted and got != wanted:
+            raise ResultRefused("an accepted result must time every benchmark shape and dtype")
+        fractions = [
+            _recheck_entry(e, e["dtype"], problem, peak, accepted, who)
+            for e in entries
+            if e.get("dtype") in problem.dtypes
+        ]
+        known = [min(1.0, max(0.0, f)) for f in fractions if f is not None]
+        timing["roofline_fraction"] = sum(known) / len(known) if known else None
+    else:
+        dtype = _timed_dtype(problem, doc["backend"], timing)
+        _recheck_entry(timing, dtype, problem, peak, accepted, who)
     speedup = timing.get("speedup_vs_reference")
     if speedup and speedup > SPEEDUP_REVIEW:
         flags.append(f"{speedup:.1f}x faster than the PyTorch reference: review")

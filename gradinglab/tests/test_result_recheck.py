@@ -194,3 +194,44 @@ def test_cpu_worker_cannot_post_a_timed_document_for_a_cpu_job(
     response = post_result(client, worker_token, job["job_token"], gpu_doc(roofline=0.35))
     assert response.status_code == 400
     assert Submission.objects.get(pk=job["submission_id"]).status == "queued"
+
+
+def _v2_doc(medians: dict[tuple[str, str], float]) -> dict:
+    """A matmul GPU document in the shape of schema v2 (timing.benchmarks[], one per shape x dtype);
+    the check is called directly: the v2 schema is not on main yet."""
+    doc = gpu_doc(roofline=0.35)
+    doc["problem"] = "matmul"
+    entries = []
+    for (name, dtype), median in medians.items():
+        shape = {"square-4k": {"m": 4096, "n": 4096, "k": 4096}, "wide-8k": {"m": 8192, "n": 8192, "k": 1024}}[name]  # fmt: skip
+        entries.append({"name": name, "shape": shape, "dtype": dtype, "median_ms": median})
+    doc["timing"] = {**doc["timing"], "benchmarks": entries}
+    doc["timing"]["benchmark"], doc["timing"]["shape"] = "square-4k", entries[0]["shape"]
+    return doc
+
+
+def test_schema_v2_every_benchmark_and_dtype_checked_against_its_floor() -> None:
+    from gradinglab.models import WorkerNode
+    from gradinglab.result_check import ResultRefused, _check_timing
+    from gradinglab.runner import load_problem
+
+    matmul = load_problem("matmul")
+    worker = WorkerNode(name="h100-test", kind="h100", device="NVIDIA H100 80GB HBM3")
+    flops = {"square-4k": 2 * 4096**3, "wide-8k": 2 * 8192 * 8192 * 1024}
+    honest = {
+        (b, d): flops[b] / 400e12 * 1e3 for b in flops for d in ("float32", "float16")
+    }  # 400 TFLOP/s: fine on H100 tensor cores for both dtypes
+    doc = _v2_doc(honest)
+    _check_timing(doc, matmul, worker, [])
+    fractions = [e["roofline_fraction"] for e in doc["timing"]["benchmarks"]]
+    assert all(f is not None for f in fractions)
+    assert doc["timing"]["roofline_fraction"] == pytest.approx(
+        sum(min(1.0, f) for f in fractions) / len(fractions)
+    )
+    forged = dict(honest)
+    forged[("wide-8k", "float16")] = flops["wide-8k"] / 5000e12 * 1e3  # 5 PFLOP/s: impossible
+    with pytest.raises(ResultRefused, match="physical floor"):
+        _check_timing(_v2_doc(forged), matmul, worker, [])
+    missing = {k: v for k, v in honest.items() if k != ("wide-8k", "float16")}
+    with pytest.raises(ResultRefused, match="every benchmark"):
+        _check_timing(_v2_doc(missing), matmul, worker, [])
