@@ -20,7 +20,7 @@ _TA_PERMISSIONS = [
     "gradebook.change_grade",  # import an exam's scores from CSV into an existing item
     "gradebook.add_extension",  # grant or revoke an extension
     "gradebook.add_excusal",  # excuse or un-excuse
-    "gradebook.change_regraderequest",  # answer a regrade request
+    "gradebook.resolve_regraderequest",  # answer a student's regrade request (an appeal)
     "gradebook.view_category",
     "gradebook.view_gradebooksettings",
     "gradebook.view_extension",
@@ -28,7 +28,8 @@ _TA_PERMISSIONS = [
     "gradebook.view_regraderequest",
     "gradinglab.view_submission",
     "gradinglab.change_submission",  # comment visible to the student, flag reason
-    "gradinglab.regrade_submission",
+    "gradinglab.rerun_submission",  # re-run: grade a submission again in a sandbox
+    "gradinglab.override_submission_score",  # replace one submission's score (audited)
     "gradinglab.flag_submission",
     "gradinglab.view_problem",
     "gradinglab.view_assignment",
@@ -58,8 +59,11 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "gradebook.add_category",
         "gradebook.change_category",
         "gradebook.change_gradebooksettings",
+        "gradebook.change_extension",
+        "gradebook.change_excusal",
         "gradinglab.add_assignment",
         "gradinglab.change_assignment",
+        "gradinglab.rescore_assignment",  # rescore: recompute stored results under a new rule
         "gradinglab.change_problem",
         "lectures.change_lecture",
         "lectures.change_section",

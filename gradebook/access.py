@@ -42,7 +42,7 @@ STAFF_WRITE_PERMISSIONS: dict[str, str] = {
     "excuse": "gradebook.add_excusal",
     "import": "gradebook.change_grade",
     "import_new_item": "gradebook.add_gradeitem",
-    "regrade_resolve": "gradebook.change_regraderequest",
+    "regrade_resolve": "gradebook.resolve_regraderequest",
 }
 
 

@@ -12,7 +12,7 @@ _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=
 
 class ItemChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: GradeItem) -> str:
-        return f"{obj.title} ({obj.key})"
+        return obj.title  # item names, never internal keys like lab:9
 
 
 def _items() -> ItemChoiceField:

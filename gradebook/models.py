@@ -106,6 +106,8 @@ class Grade(models.Model):
     override_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
     override_reason = models.TextField(blank=True)
     source = models.CharField(max_length=16, choices=Source.choices)
+    # Which piece of work the automatic score came from ("submission:12", "quiz-attempt:5").
+    counted_ref = models.CharField(max_length=64, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     computed_at = models.DateTimeField()
 
@@ -150,6 +152,7 @@ class GradeEvent(models.Model):
         EXCUSE = "excuse", _("免做")
         UNEXCUSE = "unexcuse", _("撤销免做")
         REGRADE_DECLINE = "regrade_decline", _("驳回复核")
+        SUBMISSION_OVERRIDE = "sub_override", _("单次提交改分")
 
     grade = models.ForeignKey(
         Grade, on_delete=models.PROTECT, related_name="events", null=True, blank=True
@@ -368,6 +371,7 @@ class RegradeRequest(models.Model):
         ordering = ("-created_at", "-pk")
         verbose_name = _("复核申请")
         verbose_name_plural = _("复核申请")
+        permissions = [("resolve_regraderequest", "Can answer a student's regrade request")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.student} · {self.item.key} ({self.status})"

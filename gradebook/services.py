@@ -38,7 +38,7 @@ def _check_range(item: GradeItem, value: Decimal) -> None:
     if value < 0 or value > item.max_points:
         raise GradeError(
             _("%(item)s 的分数 %(points)s 超出 0…%(max)s 的范围。")
-            % {"item": item.key, "points": value, "max": item.max_points}
+            % {"item": item.title, "points": value, "max": item.max_points}
         )
 
 
@@ -140,8 +140,12 @@ def grade_record(
     actor: AbstractBaseUser | None = None,
     reason: str = "",
     submitted_at: datetime | None = None,
+    ref: str = "",
 ) -> Grade:
     """Post an automatic (or imported) score. Idempotent: the same post twice changes nothing.
+
+    ``ref`` names the work the score came from ("submission:12", "quiz-attempt:5"), so staff see
+    which submission counted before they override anything.
 
     A staff override stays in force: the automatic score is kept underneath it and the audit row says so.
     """
@@ -151,7 +155,8 @@ def grade_record(
         raise GradeError(_("未知的成绩来源“%(source)s”。") % {"source": source})
     now = timezone.now()
     grade, created = _locked_grade(student, item, source, now)
-    if not created and grade.auto_points == value and grade.submitted_at == submitted_at:
+    same = grade.auto_points == value and grade.submitted_at == submitted_at
+    if not created and same and grade.counted_ref == ref:
         return grade
     old = None if created else grade.points
     grade.auto_points, grade.source, grade.submitted_at, grade.computed_at = (
@@ -160,6 +165,7 @@ def grade_record(
         submitted_at,
         now,
     )
+    grade.counted_ref = ref
     grade.points = grade.override_points if grade.override_points is not None else value
     grade.save()
     action = GradeEvent.Action.IMPORT if source == Grade.Source.IMPORT else GradeEvent.Action.RECORD
@@ -215,7 +221,7 @@ def grade_override_clear(
     grade = Grade.objects.select_for_update().filter(student=student, item=item).first()
     if grade is None:
         raise GradeError(
-            _("该学生在 %(item)s 上没有成绩，因此没有可撤销的人工改分。") % {"item": item.key}
+            _("该学生在 %(item)s 上没有成绩，因此没有可撤销的人工改分。") % {"item": item.title}
         )
     if grade.override_points is None:
         return grade
@@ -258,6 +264,16 @@ def _note(
     )
 
 
+def grade_audit_note(
+    *, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser, action: str, reason: str
+) -> GradeEvent:
+    """An audit row for a decision another app makes about a score's source (e.g. the lab's
+    override of one submission's score), written whether or not the item's score moves."""
+    return _note(
+        item=item, student=student, actor=actor, action=action, reason=reason, now=timezone.now()
+    )
+
+
 @transaction.atomic
 def item_release_set(*, item: GradeItem, released: bool, actor: AbstractBaseUser) -> GradeItem:
     """Show or hide an item's scores to students. Idempotent; each real change is audited."""
@@ -291,7 +307,7 @@ def extension_grant(
         raise GradeError(_("延长天数必须在 1–365 天之间。"))
     if extra_days is not None and item.due_at is None:
         raise GradeError(
-            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": item.key}
+            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": item.title}
         )
     if due_at is not None and timezone.is_naive(due_at):
         raise GradeError(_("新截止时间需要带时区。"))
@@ -472,7 +488,7 @@ def grades_import(*, item: GradeItem, text: str, actor: AbstractBaseUser) -> Imp
     """
     if item.kind not in EXTERNAL_KINDS:
         raise GradeError(
-            _("%(item)s 在平台上评分；只能导入考试或其他类的成绩项。") % {"item": item.key}
+            _("%(item)s 在平台上评分；只能导入考试或其他类的成绩项。") % {"item": item.title}
         )
     rows = import_parse(text, item=item)
     changed = 0

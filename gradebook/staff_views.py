@@ -116,10 +116,17 @@ _ACTION_FORMS: dict[str, type[forms.Form]] = {
 def _student_page(
     request: HttpRequest, student, bound: tuple[str, forms.Form] | None = None, status: int = 200
 ) -> HttpResponse:
-    action_forms = {name: cls(prefix=name) for name, cls in _ACTION_FORMS.items()}
+    focus_id = request.GET.get("item", "")
+    initial = {"item": int(focus_id)} if focus_id.isdigit() else {}
+    action_forms = {name: cls(prefix=name, initial=initial) for name, cls in _ACTION_FORMS.items()}
     if bound is not None:
         action_forms[bound[0]] = bound[1]
+        focus_id = str(bound[1].data.get(f"{bound[0]}-item", ""))
     context = selectors.student_detail(student) | {"forms": action_forms}
+    # The override form shows the current score of the item it is about (and what counted).
+    context["focus"] = next(
+        (row for row in context["rows"] if str(row["item"].pk) == focus_id), None
+    )
     return render(request, "gradebook/staff/student.html", context, status=status)
 
 
@@ -218,7 +225,7 @@ def grades_import(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
-                    item=item.key, changed=result.changed, same=result.unchanged
+                    item=item.title, changed=result.changed, same=result.unchanged
                 ),
             )
             return redirect("gradebook:staff_item", item_id=item.pk)

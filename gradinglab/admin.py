@@ -17,6 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from gradebook.models import Grade
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch, services
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
@@ -74,16 +75,17 @@ class AssignmentAdmin(admin.ModelAdmin):
     def get_urls(self):
         urls = [
             path(
-                "<int:pk>/regrade/",
-                self.admin_site.admin_view(self.regrade_view),
-                name="gradinglab_assignment_regrade",
+                "<int:pk>/rescore/",
+                self.admin_site.admin_view(self.rescore_view),
+                name="gradinglab_assignment_rescore",
             )
         ]
         return urls + super().get_urls()
 
-    def regrade_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """GET: a confirm page listing the changes (reads only). POST: apply, audited, redirect."""
-        if not request.user.has_perm("gradinglab.regrade_submission"):
+    def rescore_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Rescore (recompute every stored result under the current rule; nothing is re-run).
+        GET: a confirm page listing the changes (reads only). POST: apply, audited, redirect."""
+        if not request.user.has_perm("gradinglab.rescore_assignment"):
             raise PermissionDenied
         assignment = get_object_or_404(Assignment, pk=pk)
         if request.method == "POST":
@@ -91,12 +93,12 @@ class AssignmentAdmin(admin.ModelAdmin):
                 assignment=assignment, actor=request.user, dry_run=False
             )
             self.message_user(
-                request, f"已应用重评 #{run.pk}：{len(changes)} 名学生的成绩变更已记入成绩册"
+                request, f"已应用重新计分 #{run.pk}：{len(changes)} 名学生的成绩变更已记入成绩册"
             )
             return redirect("admin:gradinglab_assignment_change", pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"重评预览：{assignment}",
+            "title": f"重新计分预览：{assignment}",
             "assignment": assignment,
             "changes": services.regrade_plan(assignment=assignment),
             "opts": self.model._meta,
@@ -105,6 +107,16 @@ class AssignmentAdmin(admin.ModelAdmin):
 
 
 class OverrideForm(forms.Form):
+    SUBMISSION, ITEM = "submission", "item"
+    scope = forms.ChoiceField(
+        label=_("改什么"),
+        widget=forms.RadioSelect,
+        initial=SUBMISSION,
+        choices=[
+            (SUBMISSION, _("只改这一次提交的分数（成绩项按最好的一次提交重新计算）")),
+            (ITEM, _("替换整个成绩项的分数（人工改分，之后的自动评分不会覆盖）")),
+        ],
+    )
     points = forms.DecimalField(label=_("分数"), max_digits=7, decimal_places=2, min_value=0)
     reason = forms.CharField(label=_("理由"), max_length=500)
 
@@ -136,7 +148,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         "backend",
     )
     search_fields = ("student__username", "sha256", "assignment__problem__slug")
-    actions = ["regrade_selected", "flag_selected", "unflag_selected"]
+    actions = ["rerun_selected", "flag_selected", "unflag_selected"]
     fields = (
         "student",
         "assignment",
@@ -194,38 +206,61 @@ class SubmissionAdmin(admin.ModelAdmin):
     @admin.display(description=_("改分（记入成绩册）"))
     def score_override(self, obj: Submission) -> str:
         url = reverse("admin:gradinglab_submission_override", args=[obj.pk])
-        return format_html('<a href="{}">{}</a>', url, "人工改分…")
+        return format_html('<a href="{}">{}</a>', url, _("改分…"))
 
     def override_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        if not request.user.has_perm("gradebook.override_grade"):
-            raise PermissionDenied
+        """One form, two scopes, said in words: this submission's score, or the item's score."""
         sub = get_object_or_404(Submission.objects.select_related("assignment", "student"), pk=pk)
         form = OverrideForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            needed = (
+                "gradinglab.override_submission_score"
+                if data["scope"] == OverrideForm.SUBMISSION
+                else "gradebook.override_grade"
+            )
+            if not request.user.has_perm(needed):
+                raise PermissionDenied
             try:
-                grade_override(
-                    student=sub.student,
-                    item=services.assignment_grade_item(sub.assignment),
-                    points=form.cleaned_data["points"],
-                    actor=request.user,
-                    reason=f"{form.cleaned_data['reason']} (submission #{sub.pk})",
-                )
+                self._apply_override(sub, data, request.user)
             except GradeError as exc:
                 form.add_error("points", str(exc))
             else:
-                self.message_user(request, "已改分并记入成绩册审计记录")
+                self.message_user(request, _("已改分，并记入成绩册审计记录。"))
                 return redirect("admin:gradinglab_submission_change", pk)
+        item = services.assignment_grade_item(sub.assignment)
+        grade = Grade.objects.filter(student=sub.student, item=item).first()
+        counted = grade.counted_ref.removeprefix("submission:") if grade else ""
         context = {
             **self.admin_site.each_context(request),
-            "title": f"改分：提交 #{sub.pk}",
+            "title": _("改分：%(item)s · 提交 #%(n)s") % {"item": item.title, "n": sub.pk},
             "form": form,
             "sub": sub,
+            "item": item,
+            "grade": grade,
+            "counted_id": int(counted) if counted.isdigit() else None,
+            "effective": services.submission_effective_score(sub),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/gradinglab/override.html", context)
 
-    @admin.action(description=_("重新评测所选提交"), permissions=["regrade"])
-    def regrade_selected(self, request: HttpRequest, queryset) -> None:
+    @staticmethod
+    def _apply_override(sub: Submission, data: dict, actor) -> None:
+        if data["scope"] == OverrideForm.SUBMISSION:
+            services.submission_score_override(
+                submission=sub, points=data["points"], actor=actor, reason=data["reason"]
+            )
+            return
+        grade_override(
+            student=sub.student,
+            item=services.assignment_grade_item(sub.assignment),
+            points=data["points"],
+            actor=actor,
+            reason=f"{data['reason']} (from submission #{sub.pk})",
+        )
+
+    @admin.action(description=_("重新运行所选提交（在沙箱中再评测一次）"), permissions=["rerun"])
+    def rerun_selected(self, request: HttpRequest, queryset) -> None:
         count = services.submissions_rerun(submissions=list(queryset), actor=request.user)
         self.message_user(request, f"已重新排队 {count} 个提交", messages.SUCCESS)
 
@@ -239,8 +274,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         count = services.submissions_flag(submissions=list(queryset), flagged=False)
         self.message_user(request, f"已取消标记 {count} 个提交")
 
-    def has_regrade_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("gradinglab.regrade_submission")
+    def has_rerun_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("gradinglab.rerun_submission")
 
     def has_flag_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("gradinglab.flag_submission")

@@ -169,6 +169,7 @@ class Assignment(models.Model):
         ordering = ("due_at", "pk")
         verbose_name = _("实验作业")
         verbose_name_plural = _("实验作业")
+        permissions = [("rescore_assignment", "Can rescore an assignment's stored results")]
         # The validators above guard the forms; these guard every other writer.
         constraints = [
             models.CheckConstraint(condition=models.Q(points__gt=0), name="assignment_points_gt_0"),
@@ -272,6 +273,12 @@ class Submission(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     score = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
+    # A TA's replacement for this one submission's automatic score (the item is then re-derived
+    # from the best submission); an item-wide override lives in the gradebook instead.
+    score_override = models.DecimalField(
+        _("本次提交的人工改分"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    score_override_reason = models.CharField(_("改分原因"), max_length=500, blank=True)
     counts_as_attempt = models.BooleanField(default=True)
     median_ms = models.FloatField(null=True, blank=True)
     speedup = models.FloatField(null=True, blank=True)
@@ -287,9 +294,13 @@ class Submission(models.Model):
         ordering = ("-created_at", "-pk")
         verbose_name = _("提交")
         verbose_name_plural = _("提交")
+        # Three words, three permissions: re-run = grade again in a sandbox (here); rescore =
+        # recompute stored results under the current rule (Assignment); a regrade request is a
+        # student's appeal (gradebook.RegradeRequest).
         permissions = [
-            ("regrade_submission", "Can regrade submissions"),
+            ("rerun_submission", "Can re-run submissions (grade them again)"),
             ("flag_submission", "Can flag or unflag submissions"),
+            ("override_submission_score", "Can replace one submission's score"),
         ]
         indexes = [models.Index(fields=["assignment", "student", "created_at"])]
 
@@ -381,8 +392,8 @@ class RegradeRun(models.Model):
 
     class Meta:
         ordering = ("-at",)
-        verbose_name = _("重评记录")
-        verbose_name_plural = _("重评记录")
+        verbose_name = _("重新计分记录")
+        verbose_name_plural = _("重新计分记录")
 
     def __str__(self) -> str:
         return f"regrade #{self.pk} ({'dry run' if self.dry_run else 'applied'})"

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -309,11 +310,21 @@ def submission_score(submission: Submission, document: dict[str, Any]) -> Decima
 
 
 def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | None:
+    """The submission that counts: the best effective score (a TA's per-submission override,
+    else the automatic score), the earliest among equals."""
     return (
-        Submission.objects.filter(assignment=assignment, student=student, score__isnull=False)
-        .order_by("-score", "created_at")
+        Submission.objects.filter(assignment=assignment, student=student)
+        .annotate(effective=Coalesce("score_override", "score"))
+        .filter(effective__isnull=False)
+        .order_by("-effective", "created_at")
         .first()
     )
+
+
+def submission_effective_score(submission: Submission) -> Decimal | None:
+    if submission.score_override is not None:
+        return submission.score_override
+    return submission.score
 
 
 def assignment_grade_item(assignment: Assignment) -> GradeItem:
@@ -348,11 +359,55 @@ def assignment_grade_sync(
     return grade_record(
         student=student,
         item=assignment_grade_item(assignment),
-        points=best.score,
+        points=submission_effective_score(best),
         source="lab",
         actor=actor,
         reason=reason or f"submission #{best.pk} ({best.status})",
         submitted_at=best.created_at,
+        ref=f"submission:{best.pk}",
+    )
+
+
+@transaction.atomic
+def submission_score_override(
+    *,
+    submission: Submission,
+    points: Decimal | None,
+    actor: AbstractBaseUser,
+    reason: str,
+) -> Grade | None:
+    """Replace (or, with ``points=None``, restore) ONE submission's score; the gradebook item is
+    then re-derived from the best submission, exactly as after a result. Audited either way."""
+    from gradebook.models import GradeEvent
+    from gradebook.services import GradeError, grade_audit_note
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise GradeError(_("改分需要填写原因。"))
+    assignment = submission.assignment
+    if points is not None and not Decimal(0) <= points <= assignment.points:
+        raise GradeError(
+            _("%(item)s 的分数 %(points)s 超出 0…%(max)s 的范围。")
+            % {"item": assignment.display_title, "points": points, "max": assignment.points}
+        )
+    sub = Submission.objects.select_for_update().get(pk=submission.pk)
+    old = submission_effective_score(sub)
+    sub.score_override, sub.score_override_reason = points, reason if points is not None else ""
+    sub.save(update_fields=["score_override", "score_override_reason"])
+    item = assignment_grade_item(assignment)
+    new = submission_effective_score(sub)
+    grade_audit_note(
+        item=item,
+        student=sub.student,
+        actor=actor,
+        action=GradeEvent.Action.SUBMISSION_OVERRIDE,
+        reason=f"submission #{sub.pk}: {old} -> {new}; {reason}",
+    )
+    return assignment_grade_sync(
+        assignment=assignment,
+        student=sub.student,
+        actor=actor,
+        reason=f"submission #{sub.pk} score set by staff",
     )
 
 
@@ -421,7 +476,12 @@ def regrade_plan(*, assignment: Assignment) -> list[ScoreChange]:
     }
     changes = []
     for student_id, rows in _rescored(assignment).items():
-        scored = [new for _, new in rows if new is not None]
+        # A TA's override of one submission stays in force through a rescore.
+        scored = [
+            s.score_override if s.score_override is not None else new
+            for s, new in rows
+            if new is not None or s.score_override is not None
+        ]
         if not scored:
             continue
         best = max(scored)

@@ -500,9 +500,9 @@ def _post_to_gradebook(attempt: Attempt) -> None:
     submitted = list(
         Attempt.objects.filter(quiz=quiz, student=attempt.student, state=Attempt.State.SUBMITTED)
         .order_by("submitted_at", "number")
-        .values_list("score", "submitted_at")
+        .values_list("score", "submitted_at", "pk")
     )
-    scores = [s for s, _at in submitted]
+    scores = [s for s, _at, _pk in submitted]
     points = aggregate(quiz.grading_method, scores)
     counting = counting_index(quiz.grading_method, scores)
     item = quiz_gradebook_item(quiz)
@@ -514,6 +514,7 @@ def _post_to_gradebook(attempt: Attempt) -> None:
         actor=None,
         reason=f"attempt {attempt.number} graded ({quiz.grading_method})",
         submitted_at=submitted[counting][1],
+        ref=f"quiz-attempt:{submitted[counting][2]}",
     )
 
 

@@ -62,7 +62,7 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         login(ta_page, "ta")
         ta_page.goto(f"{live_server.url}/admin/gradinglab/submission/")
         ta_page.check(f'input[name="_selected_action"][value="{sub.pk}"]')
-        ta_page.select_option('select[name="action"]', "regrade_selected")
+        ta_page.select_option('select[name="action"]', "rerun_selected")
         ta_page.click('button[name="index"]')
         ta_page.wait_for_selector("text=已重新排队 1 个提交")
         wait_until(

@@ -60,7 +60,12 @@ def test_admin_is_open_to_staff_roles_only(client_a, client_ta, client_instructo
 @pytest.mark.django_db
 def test_ta_may_view_comment_regrade_and_flag_submissions_but_not_delete(ta, instructor) -> None:
     assert ta.has_perm("gradinglab.view_submission")
-    assert ta.has_perm("gradinglab.regrade_submission")
+    assert ta.has_perm("gradinglab.rerun_submission")
+    assert ta.has_perm("gradebook.resolve_regraderequest")
+    assert not ta.has_perm("gradinglab.rescore_assignment")  # three words, three permissions
+    assert instructor.has_perm("gradinglab.rescore_assignment")
+    assert instructor.has_perm("gradebook.change_extension")
+    assert instructor.has_perm("gradebook.change_excusal")
     assert ta.has_perm("gradinglab.flag_submission")
     assert ta.has_perm("gradinglab.change_submission")  # the comment a student sees
     assert not ta.has_perm("gradinglab.delete_submission")

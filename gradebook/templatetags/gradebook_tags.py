@@ -3,7 +3,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import template
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 register = template.Library()
 
@@ -37,3 +41,25 @@ def pts(value: Decimal | int | str | None) -> str:
 @register.filter
 def get_item(mapping: dict, key: str):
     return mapping.get(key)
+
+
+# ref kind -> (URL name of the page that shows it, label msgid, translated when shown)
+_REF_VIEWS = {
+    "submission": ("gradinglab:submission", gettext_noop("提交 #%(n)s")),
+    "quiz-attempt": ("quizzes:review", gettext_noop("测验作答 #%(n)s")),
+}
+
+
+@register.simple_tag
+def ref_link(ref: str) -> str:
+    """The work a score came from, as a link ("提交 #12"); "—" when the score has no source."""
+    kind, _sep, raw_id = (ref or "").partition(":")
+    if kind not in _REF_VIEWS or not raw_id.isdigit():
+        return "—"
+    url_name, msgid = _REF_VIEWS[kind]
+    label = _now(msgid)
+    try:
+        url = reverse(url_name, args=[int(raw_id)])
+    except NoReverseMatch:
+        return str(label % {"n": raw_id})
+    return format_html('<a href="{}">{}</a>', url, label % {"n": raw_id})

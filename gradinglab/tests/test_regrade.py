@@ -34,15 +34,16 @@ def graded(
 
 
 def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
-    graded, client_ta, student_a, ta
+    graded, client_instructor, client_ta, student_a, instructor
 ) -> None:
+    """Rescore (recompute stored results) is its own permission, the instructors' (issue 14)."""
     assignment = graded
     assignment.points = Decimal("20")  # staff raised the assignment's worth after grading
     assignment.save()
     before_events = GradeEvent.objects.count()
-    url = f"/admin/gradinglab/assignment/{assignment.pk}/regrade/"
+    url = f"/admin/gradinglab/assignment/{assignment.pk}/rescore/"
 
-    preview = client_ta.get(url)
+    preview = client_instructor.get(url)
     assert preview.status_code == 200
     html = preview.content.decode()
     assert "student_a" in html and "10.00" in html and "20.00" in html
@@ -52,18 +53,19 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
     assert GradeEvent.objects.count() == before_events
     assert Submission.objects.get(student=student_a).score == Decimal("10.00")
     assert not RegradeRun.objects.exists()  # a GET writes nothing (issue 13)
+    assert client_ta.post(url).status_code == 403  # a TA may re-run, not rescore
 
-    applied = client_ta.post(url)
+    applied = client_instructor.post(url)
     assert applied.status_code == 302
     grade.refresh_from_db()
     assert grade.points == Decimal("20.00")
     event = GradeEvent.objects.filter(student=student_a).latest("at")
-    assert event.actor == ta and event.old_points == 10 and event.new_points == 20
+    assert event.actor == instructor and event.old_points == 10 and event.new_points == 20
     assert "regrade run" in event.reason
     run = RegradeRun.objects.get()
-    assert not run.dry_run and run.actor == ta and run.changes[0]["new"] == "20.00"
+    assert not run.dry_run and run.actor == instructor and run.changes[0]["new"] == "20.00"
     # Applying again changes nothing more.
-    assert client_ta.get(url).content.decode().count("student_a") == 0
+    assert client_instructor.get(url).content.decode().count("student_a") == 0
 
 
 def test_scoring_rule_change_is_reapplied_to_stored_results(
@@ -98,7 +100,7 @@ def test_scoring_rule_change_is_reapplied_to_stored_results(
 
 
 def test_students_cannot_open_the_regrade_page(graded, client_a) -> None:
-    response = client_a.get(f"/admin/gradinglab/assignment/{graded.pk}/regrade/")
+    response = client_a.get(f"/admin/gradinglab/assignment/{graded.pk}/rescore/")
     assert response.status_code == 302  # to the admin login
     assert not RegradeRun.objects.exists()
 
@@ -110,7 +112,7 @@ def test_rerun_selected_requeues_with_a_new_round(
     with django_capture_on_commit_callbacks(execute=True):
         response = client_ta.post(
             "/admin/gradinglab/submission/",
-            {"action": "regrade_selected", "_selected_action": [sub.pk]},
+            {"action": "rerun_selected", "_selected_action": [sub.pk]},
         )
     assert response.status_code == 302
     sub.refresh_from_db()
@@ -123,7 +125,7 @@ def test_ta_override_goes_through_the_gradebook(graded, client_ta, student_a, ta
     sub = Submission.objects.get(student=student_a)
     response = client_ta.post(
         f"/admin/gradinglab/submission/{sub.pk}/override/",
-        {"points": "7.5", "reason": "partial credit after review"},
+        {"scope": "item", "points": "7.5", "reason": "partial credit after review"},
     )
     assert response.status_code == 302
     grade = Grade.objects.get(student=student_a, item__key=graded.grade_item_key)
