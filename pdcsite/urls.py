@@ -22,3 +22,6 @@ urlpatterns = [
 
 admin.site.site_header = "PDC Lab 管理"
 admin.site.site_title = "PDC Lab"
+
+# A database outage answers 503 with a friendly page (pdcsite/errors_views.py), not a trace.
+handler500 = "pdcsite.errors_views.server_error"
