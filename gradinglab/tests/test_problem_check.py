@@ -200,3 +200,29 @@ def test_sync_lists_unchecked_packages_and_admin_action_queues_the_check(
         )
     assert response.status_code == 302
     assert ("gradinglab.check_problem", {"slug": "matmul"}) in take_messages("default")
+
+
+def test_timing_exploits_use_the_cpu_standin_with_small_benchmarks(monkeypatch) -> None:
+    """Once the runner offers grade(cpu_timing=True), `needs: timing` exploits are graded with it,
+    against a copy of the package whose benchmark is one of its test shapes. The runner is faked
+    here (it does not offer cpu_timing yet): what is under test is the check's plumbing."""
+    import gradinglab.runner as runner
+    from gradinglab.runner import load_problem
+
+    seen = []
+
+    def fake_grade(*, slug, source, backend, device=None, cpu_timing=False):
+        benches = [(b.name, b.shape) for b in load_problem(slug).benchmarks]
+        seen.append((cpu_timing, benches, os.environ.get("PDC_PROBLEMS_DIR")))
+        return {"status": "wrong_answer", "message": "stand-in"}
+
+    monkeypatch.setattr(runner, "grade", fake_grade)
+    monkeypatch.delenv("PDC_PROBLEMS_DIR", raising=False)
+    only = ["exploits/pointer_cache.py", "exploits/input_mutation.py"]
+    report = problem_check.run("vector-add", PROBLEMS_DIR / "vector-add", only)
+    untimed, timed = sorted(seen, key=lambda s: s[0])
+    assert untimed == (False, [("large", {"n": 16777216})], None)
+    assert timed[0] is True and timed[1] == [("cpu-standin-odd", {"n": 1000})] and timed[2]
+    assert "PDC_PROBLEMS_DIR" not in os.environ  # restored
+    outcomes = {Path(r.file).name: r.outcome for r in report.rows}
+    assert outcomes == {"pointer_cache.py": "defended_now", "input_mutation.py": "ok"}
