@@ -47,6 +47,12 @@ def render_text(doc: dict[str, Any]) -> str:
             f", {tm['gbps'] or 0:.1f} GB/s, roofline {tm['roofline_fraction'] or 0:.1%}"
             f", speedup vs PyTorch {tm['speedup_vs_reference'] or 0:.2f}x"
         )
+        for b in tm.get("benchmarks") or []:
+            lo, hi = b["ci95_ms"]
+            lines.append(
+                f"    {b['name']}: median {b['median_ms']:.4f} ms (95% {lo:.4f}-{hi:.4f}), "
+                f"{b['runs']} rounds, roofline {b['roofline_fraction'] or 0:.1%}"
+            )
     if doc.get("score"):
         s = doc["score"]
         lines.append(f"  score: {s['total']:g} / {s['max']:g} ({s['note']})")

@@ -1,18 +1,21 @@
-"""GPU timing with CUDA events (inside the sandbox for submissions, trusted side for references).
+"""The timing loop's two halves and the statistics both sides share.
 
-Method (see docs/result-schema.md, "Timing"): warm-up calls, then per timed call: copy a fresh
-trusted input set into the argument buffers and reset outputs to their sentinel (not timed), zero a
-flush buffer of >= 2x L2, synchronize, record start, call, record end, synchronize. Repeat until the
-standard error of the mean is below `target_sem` of the mean, or the time budget or run cap is hit.
+Inside the sandbox (`ArgBuffers`, `BenchBuffers`): the buffers the harness allocates before the
+seal and the round loop the trusted parent drives. None of it decides a time: the parent's clock
+does (measure.py); the device events recorded here are a hint, reported and compared, never graded.
 
-Limits of the defence (documented honestly): the submission runs in this process, so it could in
-principle reach the timer. We take references to Event/elapsed_time/synchronize before the
-submission is imported and call those, and the trusted side rejects times below the physical floor
-and flags results whose outputs changed between calls on the same input.
+Trusted side (`timed_runs` for the PyTorch baseline, `median_ci95`, `summarize`): plain functions.
+
+Round method (see docs/result-schema.md, "Timing"): per call, copy a fresh benchmark set into the
+argument buffers and the sentinel into the outputs, zero a flush buffer (>= 2x L2), call, then a
+device-wide synchronize (work on any stream is finished before the snapshot), and copy inputs and
+outputs into that call's snapshot slot. No synchronize between the flush and the call: the
+student's launch overhead overlaps the flush on the device (triton.testing.do_bench's way).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import statistics
 import time
@@ -21,29 +24,247 @@ from typing import Any
 
 import torch
 
-# Captured at import, i.e. before any submission module exists in this process.
-_Event = torch.cuda.Event
-_elapsed = torch.cuda.Event.elapsed_time
-_record = torch.cuda.Event.record
-_sync = torch.cuda.synchronize
+# Trusted side only (the PyTorch baseline runs in the grader process, never in the sandbox).
 _perf = time.perf_counter
 
 
-def flush_buffer(device: torch.device, min_bytes: int) -> torch.Tensor:
+def _view(t: torch.Tensor) -> torch.Tensor:
+    """A new tensor object over the same memory: re-pointing it (set_) leaves `t` alone."""
+    return t.as_strided(t.size(), t.stride(), t.storage_offset())
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()  # device-wide: every stream of this process
+
+
+class ArgBuffers:
+    """The argument tensors the harness allocated for one call layout; kept private.
+
+    The submission gets fresh views each call, so `out.set_(other)`, `resize_` or re-pointing an
+    output at an input never moves what the harness reads back.
+    """
+
+    def __init__(self, case: dict[str, Any], device: torch.device):
+        self.device = device
+        self.inputs = {k: v.to(device).clone() for k, v in case["inputs"].items()}
+        self.outputs = {k: v.to(device).clone() for k, v in case["outputs"].items()}
+        self.layout = case["args"]
+        self._handed: dict[str, torch.Tensor] = {}
+
+    def fresh_args(self) -> list[Any]:
+        args: list[Any] = []
+        self._handed = {}
+        for kind, value in self.layout:
+            if kind in ("in", "out"):
+                src = self.inputs[value] if kind == "in" else self.outputs[value]
+                view = _view(src)
+                self._handed[f"{kind}:{value}"] = view
+                args.append(view)
+            elif kind == "int":
+                args.append(int(value))
+            else:
+                args.append(float(value))
+        return args
+
+    def repointed(self) -> list[str]:
+        """Arguments the submission re-pointed at other memory (a hint for the message)."""
+        moved = []
+        for name, view in self._handed.items():
+            kind, key = name.split(":", 1)
+            own = self.inputs[key] if kind == "in" else self.outputs[key]
+            if view.data_ptr() != own.data_ptr() or view.shape != own.shape:
+                moved.append(key)
+        return moved
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "inputs": {k: v.detach().cpu().clone() for k, v in self.inputs.items()},
+            "outputs": {k: v.detach().cpu().clone() for k, v in self.outputs.items()},
+            "repointed": self.repointed(),
+        }
+
+
+class BenchBuffers:
+    """One benchmark (shape x dtype): K timed sets + 1 warm-up set, buffers, snapshot slots."""
+
+    def __init__(self, sets: list[dict[str, Any]], device: torch.device, flush_bytes: int):
+        self.device = device
+        self.sets = sets[:-1]  # the last set is for warm-up only: never timed, never checked
+        self.warm_set = sets[-1]
+        self.src = [
+            (
+                {k: v.to(device) for k, v in s["inputs"].items()},
+                {k: v.to(device) for k, v in s["outputs"].items()},
+            )
+            for s in sets
+        ]
+        self.buffers = ArgBuffers(sets[0], device)
+        self.slots = [
+            {
+                "inputs": {k: torch.empty_like(v) for k, v in self.buffers.inputs.items()},
+                "outputs": {k: torch.empty_like(v) for k, v in self.buffers.outputs.items()},
+            }
+            for _ in self.sets
+        ]
+        self.flush = torch.empty(flush_words(device, flush_bytes), dtype=torch.int32, device=device)
+        self.calls = 0  # calls in the last round
+
+    def _load(self, k: int) -> None:
+        inputs, outputs = self.src[k]
+        for key, t in self.buffers.inputs.items():
+            t.copy_(inputs[key])
+        for key, t in self.buffers.outputs.items():
+            t.copy_(outputs[key])
+
+    def run_round(self, order: list[int], entry: Callable[..., Any] | None) -> dict[str, Any]:
+        """One sealed round: each set of `order` once. entry None: the calibration no-op."""
+        from .harness import classify_exception
+
+        cuda = self.device.type == "cuda"
+        marks: list[Any] = []
+        for i, k in enumerate(order):
+            self._load(int(k))
+            self.flush.zero_()
+            args = self.buffers.fresh_args()
+            start = torch.cuda.Event(enable_timing=True) if cuda else None
+            end = torch.cuda.Event(enable_timing=True) if cuda else None
+            if start is not None:
+                start.record()
+            t0 = time.perf_counter()
+            try:
+                if entry is not None:
+                    entry(*args)
+            except BaseException as exc:
+                failure = classify_exception(exc)
+                failure["message"] = f"during timed call {i}: {failure['message']}"
+                return {"failure": failure}
+            if end is not None:
+                end.record()
+            _sync(self.device)
+            marks.append((start, end) if cuda else (time.perf_counter() - t0) * 1e3)
+            slot = self.slots[i]
+            for key, t in self.buffers.outputs.items():
+                slot["outputs"][key].copy_(t)
+            for key, t in self.buffers.inputs.items():
+                slot["inputs"][key].copy_(t)
+        _sync(self.device)
+        self.calls = len(order)
+        device_ms = [float(s.elapsed_time(e)) for s, e in marks] if cuda else marks
+        return {"device_ms": device_ms}
+
+    def warm_up(self, entry: Callable[..., Any], calls: int) -> dict[str, Any] | None:
+        """JIT compile and autotune happen here, on a set that is never timed or checked."""
+        from .harness import classify_exception
+
+        inputs, outputs = self.src[-1]
+        for _ in range(calls):
+            for key, t in self.buffers.inputs.items():
+                t.copy_(inputs[key])
+            for key, t in self.buffers.outputs.items():
+                t.copy_(outputs[key])
+            try:
+                entry(*self.buffers.fresh_args())
+                _sync(self.device)
+            except BaseException as exc:
+                failure = classify_exception(exc)
+                failure["message"] = f"during warm-up: {failure['message']}"
+                return failure
+        if self.device.type == "cuda":
+            pin_autotuners()
+        return None
+
+    def save_sample(self, seed: int, count: int, path: str) -> None:
+        calls = []
+        for i in range(self.calls):
+            slot = self.slots[i]
+            calls.append(
+                {
+                    part: {
+                        key: t.reshape(-1)[
+                            sample_indices(t.numel(), sub_seed(seed, i, part, key), count).to(
+                                t.device
+                            )
+                        ].cpu()
+                        for key, t in slot[part].items()
+                    }
+                    for part in ("inputs", "outputs")
+                }
+            )
+        torch.save({"calls": calls}, path)
+
+    def save_full(self, path: str) -> None:
+        slot = self.slots[0]
+        torch.save(
+            {part: {k: v.cpu() for k, v in slot[part].items()} for part in ("inputs", "outputs")},
+            path,
+        )
+
+
+def flush_words(device: torch.device, min_bytes: int) -> int:
+    if device.type != "cuda":
+        return max(1, min(min_bytes, 4 * 1024 * 1024) // 4)  # CPU stand-in: a small, fixed cost
     l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 0) or 0
-    nbytes = max(min_bytes, 2 * int(l2))  # >= 2x L2 so nothing from the last call stays cached
-    return torch.empty(nbytes // 4, dtype=torch.int32, device=device)
+    return max(min_bytes, 2 * int(l2)) // 4  # >= 2x L2 so nothing from the last call stays cached
 
 
-def event_overhead_ms(n: int = 20) -> float:
-    times = []
-    for _ in range(n):
-        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        _record(start)
-        _record(end)
-        _sync()
-        times.append(_elapsed(start, end))
-    return statistics.median(times)
+def pin_autotuners() -> None:
+    """Autotune off for the timed rounds: every Autotuner keeps only the configs it chose."""
+    import gc
+
+    try:
+        from triton.runtime.autotuner import Autotuner
+    except ImportError:
+        return
+    for obj in gc.get_objects():
+        if isinstance(obj, Autotuner) and getattr(obj, "cache", None):
+            chosen = list({id(c): c for c in obj.cache.values()}.values())
+            obj.configs = chosen
+
+
+# --- shared by both sides ------------------------------------------------------------------------
+
+
+def sub_seed(seed: int, call: int, part: str, key: str) -> int:
+    digest = hashlib.sha256(f"{seed}:{call}:{part}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") & ((1 << 63) - 1)
+
+
+def sample_indices(numel: int, seed: int, count: int) -> torch.Tensor:
+    """Flat element indices the parent checks: all when small, else `count` drawn from `seed`."""
+    if numel <= count:
+        return torch.arange(numel)
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    return torch.randint(0, numel, (count,), generator=gen)
+
+
+def median_ci95(samples: list[float]) -> tuple[float, float]:
+    """Distribution-free 95 % interval of the median (order statistics, normal approximation)."""
+    xs = sorted(samples)
+    n = len(xs)
+    if n < 6:
+        return xs[0], xs[-1]  # too few for the approximation: the whole range
+    half = 0.98 * math.sqrt(n)  # 1.96 * sqrt(n) / 2
+    lo = max(0, math.floor(n / 2 - half))
+    hi = min(n - 1, math.ceil(n / 2 + half))
+    return xs[lo], xs[hi]
+
+
+def summarize(times_ms: list[float]) -> dict[str, Any]:
+    mean = statistics.fmean(times_ms)
+    std = statistics.stdev(times_ms) if len(times_ms) > 1 else 0.0
+    lo, hi = median_ci95(times_ms)
+    return {
+        "median_ms": statistics.median(times_ms),
+        "ci95_ms": [lo, hi],
+        "mean_ms": mean,
+        "std_ms": std,
+        "runs": len(times_ms),
+        "cv": std / mean if mean > 0 else 0.0,
+    }
+
+
+# --- trusted side: the PyTorch baseline, timed in the grader process ---------------------------
 
 
 def timed_runs(
@@ -54,12 +275,13 @@ def timed_runs(
     after: Callable[[int], None] | None = None,
     n_sets: int = 1,
 ) -> dict[str, Any]:
-    flush = flush_buffer(device, int(cfg.get("flush_bytes", 256 * 1024 * 1024)))
+    """Time trusted code (the baseline) with CUDA events: it cannot tamper with them."""
+    words = flush_words(device, int(cfg.get("flush_bytes", 256 * 2**20)))
+    flush = torch.empty(words, dtype=torch.int32, device=device)
     for i in range(int(cfg.get("warmup_calls", 3))):
         prepare(i % n_sets)
         call()
-    _sync()
-    overhead = event_overhead_ms()
+    _sync(device)
     times: list[float] = []
     budget = float(cfg.get("budget_s", 10.0))  # s of wall clock for the whole timing loop
     min_runs, max_runs = int(cfg.get("min_runs", 10)), int(cfg.get("max_runs", 1000))
@@ -69,77 +291,21 @@ def timed_runs(
         k = len(times) % n_sets
         prepare(k)
         flush.zero_()
-        _sync()
-        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        _record(start)
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
         call()
-        _record(end)
-        _sync()  # device-wide: work hidden on side streams is waited for too
-        times.append(float(_elapsed(start, end)))
+        end.record()
+        _sync(device)
+        times.append(float(start.elapsed_time(end)))
         if after:
             after(k)
         if len(times) >= min_runs and (_sem_ok(times, target) or _perf() - started > budget):
             break
-    return {"times_ms": times, "event_overhead_ms": overhead, "wall_s": _perf() - started}
+    return {"times_ms": times, "wall_s": _perf() - started}
 
 
 def _sem_ok(times: list[float], target: float) -> bool:
     mean = statistics.fmean(times)
     if mean <= 0:
         return True
-    sem = statistics.stdev(times) / math.sqrt(len(times))
-    return sem / mean < target
-
-
-def time_submission(
-    entry: Callable[..., Any], cfg: dict[str, Any], device: torch.device
-) -> dict[str, Any]:
-    """Time the submission on the trusted benchmark sets in /job/bench.pt; snapshot outputs."""
-    from .harness import JOB, build_args
-
-    sets = torch.load(f"{JOB}/bench.pt", weights_only=True)["sets"]
-    src = [build_args(s, device) for s in sets]  # sources stay untouched
-    args, buf_in, buf_out = build_args(sets[0], device)  # the buffers the submission sees
-    snapshots: list[dict[str, Any] | None] = [None] * len(sets)
-    changed = []
-
-    def prepare(k: int) -> None:
-        for key, t in buf_in.items():
-            t.copy_(src[k][1][key])
-        for key, t in buf_out.items():
-            t.copy_(src[k][2][key])
-
-    def after(k: int) -> None:
-        snap = {
-            "outputs": {key: t.clone() for key, t in buf_out.items()},
-            "inputs": {key: t.clone() for key, t in buf_in.items()},
-        }
-        prev = snapshots[k]
-        if prev is not None and not all(
-            _same(prev["outputs"][key], snap["outputs"][key]) for key in buf_out
-        ):
-            changed.append(k)
-        snapshots[k] = snap
-
-    out = timed_runs(lambda: entry(*args), prepare, cfg, device, after, n_sets=len(sets))
-    torch.save({"sets": snapshots}, f"{JOB}/bench_result.pt")
-    out["changed_sets"] = sorted(set(changed))
-    return out
-
-
-def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
-    if a.is_floating_point():
-        return bool(((a == b) | (a.isnan() & b.isnan())).all())
-    return torch.equal(a, b)
-
-
-def summarize(times_ms: list[float]) -> dict[str, float]:
-    mean = statistics.fmean(times_ms)
-    std = statistics.stdev(times_ms) if len(times_ms) > 1 else 0.0
-    return {
-        "median_ms": statistics.median(times_ms),
-        "mean_ms": mean,
-        "std_ms": std,
-        "runs": len(times_ms),
-        "cv": std / mean if mean > 0 else 0.0,
-    }
+    return statistics.stdev(times) / math.sqrt(len(times)) / mean < target

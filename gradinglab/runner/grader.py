@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 import signal
 import time
@@ -13,9 +12,10 @@ from typing import Any
 
 import torch
 
-from . import cuda_build, pool, scoring, timing_check
+from . import cuda_build, measure, pool, scoring, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .problems import Problem, ProblemInvalid, load_problem
+from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, read_returned
 from .result import finish, new_document
 from .sandbox import Limits, Outcome, Sandbox, SandboxStartError, gpu_memory_mb, tensor_bytes
 
@@ -42,8 +42,12 @@ def grade(
     device: str | None = None,
     on_phase: Callable[[str], None] | None = None,
     public_only: bool = False,
+    cpu_timing: bool = False,
 ) -> dict[str, Any]:
-    """Grade one submission. Raises ProblemNotFound / ValueError for caller mistakes only."""
+    """Grade one submission. Raises ProblemNotFound / ValueError for caller mistakes only.
+
+    cpu_timing: run the timing protocol on the CPU path too, with the parent's clock as the
+    stand-in for the device clock (tests and exploit suites; it grades nothing)."""
     problem = load_problem(slug)
     if backend not in problem.backends:
         raise ValueError(f"problem {slug!r} offers backends {problem.backends}, not {backend!r}")
@@ -51,7 +55,7 @@ def grade(
     doc = new_document(slug=slug, backend=backend, path="gpu" if dev.type == "cuda" else "cpu")
     started = time.monotonic()
     try:
-        _grade(doc, problem, source, backend, seed, dev, on_phase, public_only)
+        _grade(doc, problem, source, backend, seed, dev, on_phase, public_only, cpu_timing)
     except SandboxStartError as exc:
         finish(doc, status="infrastructure_error", message=f"the sandbox could not start: {exc}")
     except Exception as exc:
@@ -83,6 +87,7 @@ def _grade(
     dev: torch.device,
     on_phase: Any,
     public_only: bool,
+    cpu_timing: bool = False,
 ) -> None:
     if why := _source_problem(source):
         finish(doc, status="rejected", message=why)
@@ -94,67 +99,26 @@ def _grade(
     limits = Limits().merged(problem.limits)
     ref = problem.reference_module()
     cases, job_cases = build_cases(problem, ref, backend, seed, dev)
-    timed = dev.type == "cuda" and not public_only and bool(problem.benchmarks)
-    bench = build_bench(problem, ref, backend, seed, dev) if timed else None
-    if bench:
-        limits = limits.merged({"file_size_mb": max(limits.file_size_mb, bench["mib"] * 3 + 64)})
+    timed = (dev.type == "cuda" or cpu_timing) and not public_only and bool(problem.benchmarks)
+    benches = build_benches(problem, ref, backend, seed, dev) if timed else []
+    if benches:
+        mib = sum(b["mib"] for b in benches)
+        limits = limits.merged({"file_size_mb": max(limits.file_size_mb, mib * 3 + 64)})
     if dev.type == "cuda":  # the cgroup cap fits this job's tensors (transpose ships GiBs)
-        io_bytes = tensor_bytes(job_cases) + (tensor_bytes(bench["sets"]) if bench else 0)
+        io_bytes = tensor_bytes(job_cases) + sum(tensor_bytes(b["sets"]) for b in benches)
         limits = limits.merged({"memory_mb": gpu_memory_mb(limits.memory_mb, io_bytes)})
     warm = pool.get_pool(gpu_index, light=backend == "cuda" and dev.type != "cuda")
     sandbox = warm.acquire(limits)
     try:
-        outcome = _run(sandbox, problem, source, backend, dev, limits, job_cases, bench, on_phase)
-        _verdict(doc, problem, cases, bench, sandbox, outcome, limits, dev)
+        conv = _converse(sandbox, problem, source, backend, dev, limits, job_cases, benches)
+        conv.on_phase = on_phase
+        _run(doc, conv, problem, cases, benches, sandbox, limits, dev)
     finally:
         sandbox.cleanup()
         warm.release()
 
 
-def _verdict(
-    doc: dict[str, Any],
-    problem: Problem,
-    cases: list[dict[str, Any]],
-    bench: dict[str, Any] | None,
-    sandbox: Sandbox,
-    outcome: Outcome,
-    limits: Limits,
-    dev: torch.device,
-) -> None:
-    doc["log"] = outcome.log
-    if dev.type == "cuda" and not sandbox.memory_capped:
-        doc["log"] = (
-            "[runner] no writable cgroup v2 here: this GPU job ran without a memory cap\n"
-            + doc["log"]
-        )
-    result = outcome.result or {}
-    if result.get("compile") is not None:
-        comp = result["compile"]
-        doc["compile"] = {
-            "ok": bool(comp.get("ok")),
-            "log": str(comp.get("log", "")),
-            "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
-        }
-    verdict = classify(outcome, limits)
-    if not verdict and doc["backend"] == "cuda" and dev.type != "cuda":
-        # Whatever the sandbox claims, CUDA code never ran here: compiled is all it can be.
-        verdict = ("needs_gpu", "compiled; running CUDA code needs a GPU host (this is not a pass)")
-    if verdict:
-        _mark_failed_case(doc, cases, result)
-        finish(doc, status=verdict[0], message=verdict[1])
-        return
-    if not check_outputs(doc, cases, sandbox, result):
-        return
-    if bench and result.get("timing"):
-        verdict = timing_check.apply(doc, problem, bench, result["timing"], sandbox.job_dir, dev)
-        if verdict:
-            finish(doc, status=verdict[0], message=verdict[1])
-            return
-    note = " (CPU path: correctness only)" if dev.type != "cuda" else ""
-    finish(doc, status="accepted", message=f"all {len(cases)} tests passed{note}")
-
-
-def _run(
+def _converse(
     sandbox: Sandbox,
     problem: Problem,
     source: str,
@@ -162,14 +126,13 @@ def _run(
     dev: torch.device,
     limits: Limits,
     job_cases: list[dict[str, Any]],
-    bench: dict[str, Any] | None,
-    on_phase: Any,
-) -> Outcome:
+    benches: list[dict[str, Any]],
+) -> Conversation:
     name = "submission.py" if backend == "triton" else "submission.cu"
     (sandbox.job_dir / name).write_text(source, encoding="utf-8")
     torch.save({"cases": job_cases}, sandbox.job_dir / "tests.pt")
-    if bench:
-        torch.save({"sets": bench["sets"]}, sandbox.job_dir / "bench.pt")
+    for index, bench in enumerate(benches):
+        torch.save({"sets": bench["sets"]}, sandbox.job_dir / f"bench-{index}.pt")
     job = {
         "backend": backend,
         "entry": problem.entry_name,
@@ -177,10 +140,84 @@ def _run(
         "limits": limits.__dict__,
         "arg_types": job_cases[0]["arg_types"] if job_cases else [],
         "cuda_arch": timing_check.cuda_arch(dev),
-        "time": bool(bench),
-        "timing": timing_check.TIMING_CFG,
+        "benchmarks": len(benches),
+        "flush_bytes": int(timing_check.TIMING_CFG["flush_bytes"]),
     }
-    return sandbox.run_job(job, on_phase)
+    return Conversation(sandbox, job, limits.wall_seconds)
+
+
+def _run(
+    doc: dict[str, Any],
+    conv: Conversation,
+    problem: Problem,
+    cases: list[dict[str, Any]],
+    benches: list[dict[str, Any]],
+    sandbox: Sandbox,
+    limits: Limits,
+    dev: torch.device,
+) -> None:
+    """Follow the protocol: prepare, calibrate, seal and test, time; then the verdict."""
+    conv.start()
+    timing: dict[str, Any] | None = None
+    passed = False
+    if conv.expect("prepared"):
+        calibration = measure.calibrate(conv, benches) if benches else []
+        if conv.command({"cmd": "grade"}) and conv.expect("sealed"):
+            tested = conv.expect("tested")
+            if tested is not None:
+                passed = check_outputs(doc, cases, sandbox, tested)
+                conv.complete = not passed  # a failed test ends the job: nothing more to read
+            if passed and benches:
+                timing = measure.time_benchmarks(conv, problem, benches, calibration, doc, dev)
+            conv.complete = conv.complete or (passed and not conv.stopped)
+    outcome = conv.finish()
+    _verdict(doc, problem, cases, conv, outcome, limits, dev, passed, timing)
+
+
+def _verdict(
+    doc: dict[str, Any],
+    problem: Problem,
+    cases: list[dict[str, Any]],
+    conv: Conversation,
+    outcome: Outcome,
+    limits: Limits,
+    dev: torch.device,
+    passed: bool,
+    timing: dict[str, Any] | None,
+) -> None:
+    doc["log"] = outcome.log
+    if dev.type == "cuda" and not conv.sandbox.memory_capped:
+        doc["log"] = (
+            "[runner] no writable cgroup v2 here: this GPU job ran without a memory cap\n"
+            + doc["log"]
+        )
+    result = outcome.result or {}
+    if isinstance(result.get("compile"), dict):
+        comp = result["compile"]
+        doc["compile"] = {
+            "ok": bool(comp.get("ok")),
+            "log": str(comp.get("log", "")),
+            "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
+        }
+    if doc["status"] == "wrong_answer" and doc["message"]:  # check_outputs already decided
+        finish(doc, status="wrong_answer", message=doc["message"])  # caps the log too
+        return
+    verdict = classify(outcome, limits, conv)
+    if not verdict and doc["backend"] == "cuda" and dev.type != "cuda":
+        # Whatever the sandbox claims, CUDA code never ran here: compiled is all it can be.
+        verdict = ("needs_gpu", "compiled; running CUDA code needs a GPU host (this is not a pass)")
+    if verdict:
+        _mark_failed_case(doc, cases, result)
+        finish(doc, status=verdict[0], message=verdict[1])
+        return
+    if timing is not None:
+        doc["timing"] = timing.get("document")
+        doc["flags"].extend(timing.get("flags", []))
+        if timing.get("verdict"):
+            finish(doc, status=timing["verdict"][0], message=timing["verdict"][1])
+            return
+    note = " (CPU path: correctness only)" if dev.type != "cuda" else ""
+    finish(doc, status="accepted", message=f"all {len(cases)} tests passed{note}")
 
 
 def case_seed(seed: int, index: int, dtype: str) -> int:
@@ -240,33 +277,41 @@ def build_cases(
     return trusted, job
 
 
-def build_bench(
+def build_benches(
     problem: Problem, ref: Any, backend: str, seed: int, dev: torch.device
-) -> dict[str, Any]:
-    bench = problem.benchmarks[0]
-    dtype = _dtypes(problem, backend)[0]
-    first_t, first_j = make_case(
-        problem, ref, backend, bench.shape, dtype, case_seed(seed, 10_000, dtype), dev
-    )
-    set_bytes = tensor_bytes([first_j])  # inputs and outputs: both are shipped per set
-    n_sets = max(2, min(8, BENCH_BYTES_BUDGET // max(1, set_bytes)))
-    trusted, sets = [first_t], [first_j]
-    for k in range(1, n_sets):
-        t, j = make_case(
-            problem, ref, backend, bench.shape, dtype, case_seed(seed, 10_000 + k, dtype), dev
+) -> list[dict[str, Any]]:
+    """Every benchmark shape x dtype the backend is graded in: K timed sets + 1 warm-up set each."""
+    pairs = [(b, d) for b in problem.benchmarks for d in _dtypes(problem, backend)]
+    budget = BENCH_BYTES_BUDGET // max(1, len(pairs))  # bytes of sets per benchmark
+    benches = []
+    for index, (bench, dtype) in enumerate(pairs):
+        base = 10_000 * (index + 1)
+
+        def make(k: int, shape: dict[str, int] = bench.shape, dt: str = dtype, at: int = base):
+            return make_case(problem, ref, backend, shape, dt, case_seed(seed, at + k, dt), dev)
+
+        first_t, first_j = make(0)
+        set_bytes = tensor_bytes([first_j])  # inputs and outputs: both are shipped per set
+        n_sets = max(2, min(8, budget // max(1, set_bytes)))
+        trusted, sets = [first_t], [first_j]
+        for k in range(1, n_sets + 1):  # the last one is the warm-up set (never timed)
+            t, j = make(k)
+            trusted.append(t)
+            sets.append(j)
+        name = bench.name if len(_dtypes(problem, backend)) == 1 else f"{bench.name}/{dtype}"
+        benches.append(
+            {
+                "name": name,
+                "shape": bench.shape,
+                "dtype": dtype,
+                "trusted": trusted[:-1],
+                "sets": sets,
+                "mib": (set_bytes * (n_sets + 1)) // (1024 * 1024) + 1,
+                "ref": ref,
+                "backend": backend,
+            }
         )
-        trusted.append(t)
-        sets.append(j)
-    return {
-        "name": bench.name,
-        "shape": bench.shape,
-        "dtype": dtype,
-        "trusted": trusted,
-        "sets": sets,
-        "mib": (set_bytes * n_sets) // (1024 * 1024) + 1,
-        "ref": ref,
-        "backend": backend,
-    }
+    return benches
 
 
 def encode_args(
@@ -303,9 +348,28 @@ _SIGNAL_NAMES = {
 }
 
 
-def classify(outcome: Outcome, limits: Limits) -> tuple[str, str] | None:
-    """Verdict from how the sandbox ended, or None when outputs must be compared."""
+def classify(
+    outcome: Outcome, limits: Limits, conv: Conversation | None = None
+) -> tuple[str, str] | None:
+    """Verdict from how the sandbox ended, or None when outputs decide."""
     result = outcome.result or {}
+    sealed = conv is None or conv.sealed
+    if conv is not None and conv.violation:
+        if not sealed:
+            return (
+                "infrastructure_error",
+                f"grading harness protocol error before your code ran: {conv.violation}",
+            )
+        return "runtime_error", (
+            "your program wrote to the grader's status channel or broke its protocol "
+            f"({conv.violation}); the run counts as an attempt"
+        )
+    if not sealed and result.get("status") == "infrastructure_error":
+        phase = result.get("phase") or "prepare"
+        return (
+            "infrastructure_error",
+            f"grader failure in phase {phase}: {result.get('message', '')}",
+        )
     if outcome.ended == "timeout":
         return (
             "timeout",
@@ -320,6 +384,11 @@ def classify(outcome: Outcome, limits: Limits) -> tuple[str, str] | None:
         )
     if outcome.oom_killed:
         return "memory_limit", f"memory limit exceeded ({limits.memory_mb} MiB)"
+    if not sealed:  # the harness died before any student code existed: the grader's failure
+        return "infrastructure_error", (
+            "the grading harness stopped before your code was loaded "
+            f"(phase prepare, exit code {outcome.exit_code}, signal {outcome.signal})"
+        )
     if outcome.ended == "signalled":
         name = _SIGNAL_NAMES.get(outcome.signal or 0, f"signal {outcome.signal}")
         return "runtime_error", f"the submission crashed with {name}"
@@ -330,13 +399,11 @@ def classify(outcome: Outcome, limits: Limits) -> tuple[str, str] | None:
         )
     status = result.get("status")
     message = str(result.get("message", ""))
-    if status == "ok":
+    if not result:  # the parent read everything it asked for
         return None
-    if status in ("compile_error", "runtime_error", "memory_limit", "timeout", "needs_gpu"):
-        if status == "memory_limit":
-            message = f"memory limit exceeded ({limits.memory_mb} MiB): {message}"
-        return status, message
-    return "infrastructure_error", f"unexpected harness status {status!r}: {message}"
+    if status == "memory_limit":
+        message = f"memory limit exceeded ({limits.memory_mb} MiB): {message}"
+    return status, message
 
 
 def _mark_failed_case(
@@ -362,25 +429,23 @@ def _test_entry(case: dict[str, Any], passed: bool, cmp: Any, message: str) -> d
     }
 
 
-def load_returned(path: os.PathLike[str] | str) -> Any:
-    """Load what the sandbox wrote; weights_only refuses anything but plain tensors and containers."""
-    return torch.load(path, weights_only=True, map_location=None)
-
-
 def check_outputs(
-    doc: dict[str, Any], cases: list[dict[str, Any]], sandbox: Sandbox, result: dict[str, Any]
+    doc: dict[str, Any], cases: list[dict[str, Any]], sandbox: Sandbox, tested: dict[str, Any]
 ) -> bool:
-    """Compare every case on the trusted side. False when a verdict was already set."""
+    """Compare every case on the trusted side; on a failure the document is finished here."""
     try:
-        returned = load_returned(sandbox.job_dir / "result.pt")["cases"]
-    except Exception as exc:
+        returned = read_returned(sandbox.job_dir / "result.pt", MAX_RESULT_BYTES)["cases"]
+        if not isinstance(returned, list):
+            raise Unreadable("result.pt holds no list of cases")
+    except (Unreadable, KeyError, TypeError) as exc:
+        doc["tests"] = []
         finish(
             doc,
             status="wrong_answer",
             message=f"outputs could not be read back as plain tensors: {str(exc)[:300]}",
         )
         return False
-    returned_value = set(result.get("returned_value") or [])
+    returned_value = set(tested.get("returned_value") or [])
     first_fail = None
     for index, case in enumerate(cases):
         got = returned[index] if index < len(returned) else {}
@@ -401,10 +466,12 @@ def _check_case(
     outputs = got.get("outputs") if isinstance(got, dict) else None
     if not isinstance(outputs, dict):
         return _test_entry(case, False, None, "no outputs came back"), "no outputs came back"
+    moved = got.get("repointed") if isinstance(got.get("repointed"), list) else []
     first_cmp = None
     for key, expected in case["expected"].items():
         tensor = outputs.get(key)
-        bad = check_tensor_type(key, tensor, expected, expected.device)
+        # Snapshots are copies of the harness's own buffers, always brought back to the CPU.
+        bad = check_tensor_type(key, tensor, expected, torch.device("cpu"))
         if bad:
             return _test_entry(case, False, None, bad.message), bad.message
         atol, rtol = case["tol"]
@@ -412,6 +479,11 @@ def _check_case(
         first_cmp = first_cmp or cmp
         if not cmp.passed:
             msg = cmp.message + (hint if returned_value else "")
+            if key in moved:
+                msg += (
+                    f" (your code re-pointed {key!r} at other memory, e.g. with set_(): "
+                    "write into the tensor you were given)"
+                )
             return _test_entry(case, False, cmp, msg), msg
     mutated = inputs_unchanged(case["inputs"], got.get("inputs") or {})
     if mutated:

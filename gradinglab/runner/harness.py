@@ -1,18 +1,22 @@
 """The code that runs INSIDE the sandbox: waits for one job, runs the submission, reports back.
 
-Everything here is in the submission's reach once it is imported, so nothing here decides a
-verdict about correctness: it only returns outputs (compared on the trusted side) and says how the
-run ended. Limits are applied before the submission is loaded.
+Everything here is in the submission's reach once it is loaded: it can patch any function, write
+to any fd, rewrite any file in the job directory. So nothing here decides a time or a verdict. The
+harness sends `sealed` right before any student code can run; from then on the trusted parent
+treats every message as an untrusted claim (protocol.py), reads only the files it asked for, and
+keeps its own clock. Work that can fail for infrastructure reasons (loading test and benchmark
+data, allocating buffers, calibrating the timing loop) happens before the seal, where a failure is
+reported as the grader's with its phase.
 """
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import json
 import os
 import resource
 import sys
+import time
 import traceback
 from typing import Any
 
@@ -22,7 +26,15 @@ _status_fd = -1
 
 def send(event: str, **fields: Any) -> None:
     data = (json.dumps({"event": event, **fields}, default=str) + "\n").encode()
-    os.write(_status_fd, data)
+    while data:  # a pipe write of <= PIPE_BUF is atomic; longer ones may be partial
+        data = data[os.write(_status_fd, data) :]
+
+
+def command() -> dict[str, Any]:
+    line = sys.stdin.readline()
+    if not line:
+        os._exit(0)  # the parent is gone or finished with us
+    return json.loads(line)
 
 
 def main(status_fd: int) -> None:
@@ -51,10 +63,12 @@ def main(status_fd: int) -> None:
     job = json.loads(line)
     apply_limits(job["limits"], gpu=gpu)
     try:
-        result = run_job(job)
-    except MemoryError:
-        result = {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}
-    send("done", **result)
+        state = prepare(job)
+    except BaseException as exc:  # nothing of the student's has run yet: the grader's failure
+        send("done", status="infrastructure_error", phase="prepare", message=repr(exc)[:1000])
+        os._exit(0)
+    send("prepared", sets=[len(b.sets) for b in state["benches"]])
+    serve(job, state)
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown: the student may have left threads or atexit hooks
 
@@ -74,7 +88,84 @@ def apply_limits(limits: dict[str, Any], *, gpu: bool) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib,) * 2)
 
 
-def run_job(job: dict[str, Any]) -> dict[str, Any]:
+# --- before the seal: trusted data in, buffers allocated ----------------------------------------
+
+
+def prepare(job: dict[str, Any]) -> dict[str, Any]:
+    if job["backend"] == "cuda" and os.environ.get("PDC_HARNESS_LIGHT") == "1":
+        return {"cases": None, "benches": [], "device": None}
+    import torch
+
+    from . import gpu_timing
+
+    device = torch.device(job["device"])
+    tests = torch.load(f"{JOB}/tests.pt", weights_only=True, map_location="cpu")
+    benches = []
+    for index in range(int(job.get("benchmarks", 0))):
+        sets = torch.load(
+            f"{JOB}/bench-{index}.pt", weights_only=True, map_location="cpu", mmap=True
+        )["sets"]
+        benches.append(gpu_timing.BenchBuffers(sets, device, int(job["flush_bytes"])))
+    return {"cases": tests["cases"], "benches": benches, "device": device}
+
+
+def serve(job: dict[str, Any], state: dict[str, Any]) -> None:
+    """Answer the parent's commands until `stop`; `grade` seals and runs the student's code."""
+    entry: Any = None
+    while True:
+        cmd = command()
+        kind = cmd.get("cmd")
+        if kind == "stop":
+            return
+        if kind == "grade":
+            send("sealed")
+            entry = grade(job, state)
+            if entry is None:
+                return
+            continue
+        bench = state["benches"][int(cmd["bench"])] if "bench" in cmd else None
+        if kind == "go":
+            calls = bench.run_round(cmd["order"], None if cmd.get("noop") else entry)
+            if "failure" in calls:
+                send("done", **calls["failure"])
+                return
+            send("end", bench=cmd["bench"], round=cmd["round"], device_ms=calls["device_ms"])
+        elif kind == "sample":
+            bench.save_sample(int(cmd["seed"]), int(cmd["count"]), f"{JOB}/{cmd['file']}")
+            send("sampled", bench=cmd["bench"], round=cmd["round"])
+        elif kind == "full":
+            bench.save_full(f"{JOB}/{cmd['file']}")
+            send("fulled", bench=cmd["bench"])
+        elif kind == "warm":
+            failure = bench.warm_up(entry, int(cmd["calls"]))
+            if failure:
+                send("done", **failure)
+                return
+            send("warm", bench=cmd["bench"])
+
+
+# --- after the seal: the student's code runs ----------------------------------------------------
+
+
+def grade(job: dict[str, Any], state: dict[str, Any]) -> Any:
+    """Load and run the correctness cases; the entry point when they all ran, else None."""
+    try:
+        result = load_and_test(job, state)
+    except MemoryError:
+        result = {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}
+    except BaseException as exc:  # after the seal this cannot be told from interference
+        result = {
+            "status": "runtime_error",
+            "message": f"the grader failed after your code was loaded: {exc!r}"[:1000],
+        }
+    if "entry" not in result:
+        send("done", **result)
+        return None
+    send("tested", returned_value=result["returned_value"])
+    return result["entry"]
+
+
+def load_and_test(job: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     send("phase", phase="compiling")
     if job["backend"] == "cuda":
         from . import cuda_build
@@ -83,25 +174,16 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         if compiled["status"] != "ok" or job["device"] != "cuda":
             return compiled
         entry = cuda_build.make_caller(compiled.pop("library"), job["entry"], job["arg_types"])
-        compile_info = compiled["compile"]
     else:
         loaded = load_triton_module(job["entry"])
         if "status" in loaded:
             return loaded
-        entry, compile_info = loaded["entry"], None
-    import torch
-
-    device = torch.device(job["device"])
-    tests = torch.load(f"{JOB}/tests.pt", weights_only=True)
+        entry = loaded["entry"]
     send("phase", phase="testing")
-    out = run_cases(entry, tests["cases"], device)
-    out["compile"] = compile_info
-    if out["status"] == "ok" and job.get("time"):
-        from . import gpu_timing
-
-        send("phase", phase="timing")
-        out["timing"] = gpu_timing.time_submission(entry, job["timing"], device)
-    return out
+    out = run_cases(entry, state["cases"], state["device"])
+    if out["status"] != "ok":
+        return out
+    return {"entry": entry, "returned_value": out["returned_value"]}
 
 
 def load_triton_module(entry_name: str) -> dict[str, Any]:
@@ -138,36 +220,22 @@ def load_triton_module(entry_name: str) -> dict[str, Any]:
     return {"entry": entry}
 
 
-def build_args(
-    case: dict[str, Any], device: Any
-) -> tuple[list[Any], dict[str, Any], dict[str, Any]]:
-    inputs = {k: v.to(device) for k, v in case["inputs"].items()}
-    outputs = {k: v.to(device) for k, v in case["outputs"].items()}
-    args: list[Any] = []
-    for kind, value in case["args"]:
-        if kind == "in":
-            args.append(inputs[value])
-        elif kind == "out":
-            args.append(outputs[value])
-        elif kind == "int":
-            args.append(int(value))
-        else:
-            args.append(float(value))
-    return args, inputs, outputs
-
-
 def run_cases(entry: Any, cases: list[dict[str, Any]], device: Any) -> dict[str, Any]:
+    """Call the entry once per case; snapshot right after each call from the harness's buffers."""
     import torch
+
+    from .gpu_timing import ArgBuffers
 
     returned: list[int] = []
     results = []
     for index, case in enumerate(cases):
-        args, inputs, outputs = build_args(case, device)
-        failure, value = call_entry(entry, args, device)
+        bufs = ArgBuffers(case, device)
+        started = time.perf_counter()
+        failure, value = call_entry(entry, bufs.fresh_args(), device)
         if failure:
             failure["failed_case"] = index
             return failure
-        results.append({"inputs": inputs, "outputs": outputs})
+        results.append({**bufs.snapshot(), "call_s": time.perf_counter() - started})
         if value is not None:  # a returned tensor is ignored: outputs are written in place
             returned.append(index)
     torch.save({"cases": results}, f"{JOB}/result.pt")
@@ -181,7 +249,7 @@ def call_entry(entry: Any, args: list[Any], device: Any) -> tuple[dict[str, Any]
     try:
         value = entry(*args)
         if device.type == "cuda":
-            torch.cuda.synchronize()
+            torch.cuda.synchronize()  # device-wide: side-stream work finishes before the snapshot
         return None, value
     except MemoryError:
         return {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}, None
@@ -245,11 +313,6 @@ def student_traceback(exc: BaseException, limit_chars: int = 3000) -> str:
     ]
     tail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return ("\n".join(lines) + ("\n" if lines else "") + tail)[:limit_chars]
-
-
-def c_types_for(arg_types: list[str]) -> list[Any]:
-    table = {"ptr": ctypes.c_void_p, "int": ctypes.c_int, "float": ctypes.c_float}
-    return [table[t] for t in arg_types]
 
 
 if __name__ == "__main__":  # pragma: no cover - started through sandbox._HARNESS_BOOT

@@ -1,4 +1,4 @@
-"""The result document (schema v1): building it, capping every text field, validating it."""
+"""The result document (schema v2): building it, capping every text field, validating it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
-RUNNER_VERSION = "1.0.0"
+SCHEMA_VERSION = 2
+RUNNER_VERSION = "2.0.0"
 
 STATUSES = (
     "accepted",

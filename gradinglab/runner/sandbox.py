@@ -479,7 +479,8 @@ class Sandbox:
                 return None
             self._buf += chunk
             if len(self._buf) > 4 * 1024 * 1024:  # a status line is small; this is abuse
-                return None
+                self._buf = b""
+                return {"event": "garbage"}
         line, self._buf = self._buf.split(b"\n", 1)
         try:
             msg = json.loads(line)
@@ -490,6 +491,52 @@ class Sandbox:
     def _pipe_has_data(self) -> bool:
         ready, _, _ = select.select([self._status_r], [], [], 0)
         return bool(ready)
+
+    # -- the job conversation (protocol.Conversation drives it) -------------------------------
+    def begin_job(self, job: dict[str, Any]) -> None:
+        """Send the job; stdin stays open for the parent's commands (never blocks the parent)."""
+        assert self.proc and self.proc.stdin and not self.used
+        self.used = True
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self.send_command(job)
+
+    def send_command(self, cmd: dict[str, Any]) -> bool:
+        """One JSON line to the harness; False when it cannot be written now (child gone/stuck)."""
+        if not self.proc or not self.proc.stdin or self.proc.stdin.closed:
+            return False
+        data = json.dumps(cmd).encode() + b"\n"
+        try:
+            while data:
+                data = data[os.write(self.proc.stdin.fileno(), data) :]
+        except OSError:  # BlockingIOError: the child stopped reading; BrokenPipeError: it died
+            return False
+        return True
+
+    def receive(self, deadline: float) -> dict[str, Any] | None:
+        return self._next_message(deadline)
+
+    def end_job(self, outcome: Outcome, started: float, deadline: float, *, clean: bool) -> Outcome:
+        """clean: the parent has what it needs and stops the child; else wait for its end."""
+        try:
+            if self.proc and self.proc.stdin:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        if clean and self.proc:
+            outcome.ended = "done"
+            try:  # the harness exits on `stop`; lingering threads and children die with it
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        elif outcome.result is not None:
+            outcome.ended = "done"
+        elif self.proc:
+            try:
+                self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.kill("timeout")
+        self._finish(outcome, started)
+        return outcome
 
     def run_job(self, job: dict[str, Any], on_phase: Any = None) -> Outcome:
         """Send one job, follow its phases, and return how it ended. Always kills the child."""

@@ -154,5 +154,5 @@ def test_time_below_the_physical_floor_is_rejected_and_flagged() -> None:
     )
     assert verdict and verdict[0] == "rejected"
     assert any("physical floor" in f for f in doc2["flags"])
-    finish(doc2, status=verdict[0], message=verdict[1])
-    validate(doc2)
+    # judge() fills one benchmark's raw figures; measure.combine() builds the document's timing,
+    # validated in test_runner_timing.py.

@@ -72,7 +72,7 @@ def test_student_session_cannot_post_results(client_a, job) -> None:
     [
         lambda d: d.pop("status"),
         lambda d: d.update(status="excellent"),
-        lambda d: d.update(schema_version=2),
+        lambda d: d.update(schema_version=1),
         lambda d: d.update(extra_field=1),
         lambda d: d["tests"][0].update(passed="yes"),
     ],

@@ -43,3 +43,10 @@ def reference(inputs: dict[str, torch.Tensor], shape: dict) -> dict[str, torch.T
 
 def call_args(inputs: dict, outputs: dict, shape: dict) -> list:
     return [inputs["q"], inputs["k"], inputs["v"], outputs["out"], int(shape["causal"])]
+
+
+def baseline(inputs: dict[str, torch.Tensor], shape: dict) -> dict[str, torch.Tensor]:
+    """What the speedup is measured against: PyTorch's SDPA in the problem's dtype."""
+    q, k, v = inputs["q"], inputs["k"], inputs["v"]
+    out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(shape["causal"]))
+    return {"out": out}

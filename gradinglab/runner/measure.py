@@ -1,0 +1,403 @@
+"""Trusted timing: the parent's clock around sealed rounds of calls (docs/result-schema.md, Timing).
+
+The time that grades is measured here, in the grader process, from the moment the parent sends a
+round's `go` until it has read that round's sampled outputs back from a regular file. The element
+indices sampled are drawn by the parent after the round ended, so the clock cannot stop before the
+outputs of every call in the round exist. The harness's own per-round cost (copying sets in,
+flushing, snapshot copies, the pipe) is measured the same way before the seal, with a no-op entry,
+and subtracted. Device events recorded inside the sandbox are reported and compared, never graded.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from . import gpu_timing, timing_check
+from .compare import compare, inputs_unchanged
+from .problems import Problem
+from .protocol import MAX_SAMPLE_BYTES, Conversation, Unreadable, read_returned
+
+
+@dataclass(frozen=True)
+class RoundCfg:
+    calibration_rounds: int
+    min_rounds: int
+    max_rounds: int
+    budget_s: float  # s of wall clock per benchmark before stopping at min_rounds
+    target_ci: float  # stop when the 95 % interval's half-width is below this share of the median
+    warmup_calls: int
+    sample_count: int  # elements per output (and input) checked per timed call
+    max_retimes: int  # extra batches of rounds when the interval straddles a tier boundary
+
+
+GPU_ROUNDS = RoundCfg(5, 10, 200, 8.0, 0.01, 3, 4096, 2)
+CPU_ROUNDS = RoundCfg(4, 6, 12, 1.5, 0.05, 1, 4096, 2)
+TIMER_DISAGREES = 0.8  # device events claiming < 80 % of the trusted time: flagged
+REPEAT_SPEEDUP = 1.5  # later rounds this much faster than the first use of every set: flagged
+Clock = Callable[[], float]
+
+
+class Stop(Exception):
+    """The round could not complete: conv.violation / conv.done / the verdict says why."""
+
+    def __init__(self, verdict: tuple[str, str] | None = None):
+        super().__init__(verdict)
+        self.verdict = verdict
+
+
+@dataclass
+class Round:
+    seconds: float
+    device_ms: list[float]
+    order: list[int]
+    seed: int
+    sample: Any
+
+
+def _round(
+    conv: Conversation, b: int, r: int, n_sets: int, clock: Clock, noop: bool, cfg: RoundCfg
+) -> Round:
+    rng = random.SystemRandom()
+    order = rng.sample(range(n_sets), n_sets)
+    seed = rng.getrandbits(63)
+    name = f"sample-{b}-{r}.pt"
+    started = clock()
+    go = {"cmd": "go", "bench": b, "round": r, "order": order, "noop": noop}
+    if not conv.command(go):
+        raise Stop()
+    end = conv.expect("end", bench=b, round=r)
+    if end is None:
+        raise Stop()
+    device_ms = end.get("device_ms")
+    if not (
+        isinstance(device_ms, list)
+        and len(device_ms) == n_sets
+        and all(type(x) in (int, float) and math.isfinite(x) for x in device_ms)
+        and set(end) == {"event", "bench", "round", "device_ms"}
+    ):
+        conv._broken("malformed end of round")
+        raise Stop()
+    sample_cmd = {"cmd": "sample", "bench": b, "round": r, "seed": seed}
+    if not conv.command({**sample_cmd, "count": cfg.sample_count, "file": name}):
+        raise Stop()
+    if conv.expect("sampled", bench=b, round=r) is None:
+        raise Stop()
+    try:
+        sample = read_returned(conv.sandbox.job_dir / name, MAX_SAMPLE_BYTES)
+    except Unreadable as exc:
+        raise Stop(("wrong_answer", f"timed outputs could not be read back: {exc}")) from exc
+    return Round(clock() - started, [float(x) for x in device_ms], order, seed, sample)
+
+
+def calibrate(
+    conv: Conversation,
+    benches: list[dict[str, Any]],
+    clock: Clock = time.perf_counter,
+    cfg: RoundCfg | None = None,
+) -> list[dict[str, float]]:
+    """Before the seal: the harness's own cost per round (no-op entry), by the parent's clock."""
+    cfg = cfg or _cfg(conv)
+    out = []
+    for b, bench in enumerate(benches):
+        rounds = []
+        for r in range(cfg.calibration_rounds):
+            try:
+                rounds.append(_round(conv, b, r, len(bench["trusted"]), clock, True, cfg))
+            except Stop:
+                return out
+        out.append(
+            {
+                # The fastest no-op round: noise can only make the subtraction smaller, so the
+                # trusted time errs towards slower, never towards faster than the real work.
+                "seconds": min(x.seconds for x in rounds),
+                "device_ms": statistics.median(d for x in rounds for d in x.device_ms),
+            }
+        )
+    return out
+
+
+def _cfg(conv: Conversation) -> RoundCfg:
+    return GPU_ROUNDS if conv.job["device"] == "cuda" else CPU_ROUNDS
+
+
+def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None:
+    """Every timed call's sampled outputs (and inputs) against the set it was given."""
+    calls = rnd.sample.get("calls") if isinstance(rnd.sample, dict) else None
+    if not isinstance(calls, list) or len(calls) != len(rnd.order):
+        return "a timed call's snapshot is missing"
+    for i, k in enumerate(rnd.order):
+        trusted, got = bench["trusted"][k], calls[i]
+        if not isinstance(got, dict) or not all(
+            isinstance(got.get(p), dict) for p in ("inputs", "outputs")
+        ):
+            return f"timed call {i}: snapshot missing"
+        for part, source in (("outputs", trusted["expected"]), ("inputs", trusted["inputs"])):
+            for key, full in source.items():
+                flat = full.reshape(-1).cpu()
+                idx = gpu_timing.sample_indices(
+                    flat.numel(), gpu_timing.sub_seed(rnd.seed, i, part, key), cfg.sample_count
+                )
+                value = got[part].get(key)
+                if (
+                    type(value) is not torch.Tensor
+                    or value.shape != idx.shape
+                    or value.dtype != flat.dtype
+                ):
+                    return f"timed call {i}: {part[:-1]} {key!r} came back in the wrong form"
+                want = flat[idx]
+                if part == "inputs":
+                    if why := inputs_unchanged({key: want}, {key: value}):
+                        return f"timed call {i}: {why}"
+                    continue
+                cmp = compare(key, value, want, *trusted["tol"])
+                if not cmp.passed:
+                    return f"timed call {i}: {cmp.message.split(';', 1)[0]}"
+    return None
+
+
+def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) -> str | None:
+    name = f"full-{b}.pt"
+    if not conv.command({"cmd": "full", "bench": b, "file": name}):
+        raise Stop()
+    if conv.expect("fulled", bench=b) is None:
+        raise Stop()
+    cap = 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["inputs"].values())
+    cap += 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["outputs"].values())
+    try:
+        got = read_returned(conv.sandbox.job_dir / name, cap + 1024 * 1024)
+        trusted = bench["trusted"][last.order[0]]
+        for key, expected in trusted["expected"].items():
+            value = got["outputs"][key]
+            if type(value) is not torch.Tensor or value.shape != expected.shape:
+                return f"benchmark output {key!r} came back in the wrong form"
+            cmp = compare(key, value, expected, *trusted["tol"])
+            if not cmp.passed:
+                return cmp.message
+        return inputs_unchanged(trusted["inputs"], got["inputs"])
+    except (Unreadable, KeyError, TypeError) as exc:
+        return f"timed outputs could not be read back: {exc}"
+
+
+def _straddles(entry: dict[str, Any], problem: Problem) -> bool:
+    """Does the 95 % interval of the median contain a boundary where the verdict or score changes?"""
+    lo, hi = entry["ci95_ms"]
+    bounds = []
+    if entry.get("floor_ms"):
+        bounds.append(entry["floor_ms"])  # rejected below it
+    fraction = entry.get("roofline_fraction")
+    if fraction:
+        target = float(problem.scoring.get("target_fraction_of_roofline", 0.7))
+        for f in [target, *[float(x) for x in problem.scoring.get("tiers", [])]]:
+            bounds.append(entry["median_ms"] * fraction / f)  # the time at which fraction == f
+    return any(lo < t < hi for t in bounds)
+
+
+def time_benchmarks(
+    conv: Conversation,
+    problem: Problem,
+    benches: list[dict[str, Any]],
+    calibration: list[dict[str, float]],
+    doc: dict[str, Any],
+    dev: torch.device,
+    clock: Clock = time.perf_counter,
+    cfg: RoundCfg | None = None,
+    ref_timer: Callable[[dict[str, Any], torch.device], float | None] | None = None,
+) -> dict[str, Any] | None:
+    """After the seal: time and check every benchmark; {document, flags, verdict} or None."""
+    cfg = cfg or _cfg(conv)
+    if len(calibration) != len(benches):
+        return None  # calibration broke: conv says why
+    if ref_timer is None:
+        ref_timer = timing_check.time_reference if dev.type == "cuda" else (lambda b, d: None)
+    conv.phase("timing")
+    entries, flags = [], []
+    try:
+        for b, bench in enumerate(benches):
+            entry, bench_flags, verdict = _time_one(
+                conv, problem, b, bench, calibration[b], doc, dev, clock, cfg, ref_timer
+            )
+            flags += bench_flags
+            if verdict:
+                return {"document": None, "flags": flags, "verdict": verdict}
+            entries.append(entry)
+    except Stop as stop:
+        return {"document": None, "flags": flags, "verdict": stop.verdict} if stop.verdict else None
+    return {
+        "document": combine(problem, entries, calibration, dev),
+        "flags": flags,
+        "verdict": None,
+    }
+
+
+def _time_one(
+    conv: Conversation,
+    problem: Problem,
+    b: int,
+    bench: dict[str, Any],
+    cal: dict[str, float],
+    doc: dict[str, Any],
+    dev: torch.device,
+    clock: Clock,
+    cfg: RoundCfg,
+    ref_timer: Callable[[dict[str, Any], torch.device], float | None],
+) -> tuple[dict[str, Any], list[str], tuple[str, str] | None]:
+    n_sets = len(bench["trusted"])
+    if not conv.command({"cmd": "warm", "bench": b, "calls": cfg.warmup_calls}):
+        raise Stop()
+    if conv.expect("warm", bench=b) is None:
+        raise Stop()
+    per_call: list[float] = []
+    device: list[float] = []
+    r = cfg.calibration_rounds
+    last: Round | None = None
+    retimes = 0
+    ref_ms = None
+    while True:  # one batch of rounds, then one more per straddle (at most max_retimes)
+        goal = len(per_call) + cfg.min_rounds
+        started = clock()
+        while len(per_call) < cfg.max_rounds:
+            last = _round(conv, b, r, n_sets, clock, False, cfg)
+            r += 1
+            if why := _check_round(bench, last, cfg):
+                raise Stop(
+                    ("wrong_answer", f"wrong result during timed calls ({bench['name']}): {why}")
+                )
+            per_call.append(max(0.0, (last.seconds - cal["seconds"]) / n_sets * 1e3))
+            device += last.device_ms
+            if len(per_call) >= goal and (
+                _precise(per_call, cfg) or clock() - started > cfg.budget_s
+            ):
+                break
+        if ref_ms is None:
+            ref_ms = ref_timer(bench, dev)
+        entry, flags, verdict = _judge(problem, bench, per_call, device, doc, ref_ms, retimes)
+        if verdict or retimes >= cfg.max_retimes or not _straddles(entry, problem):
+            break
+        retimes += 1  # the interval straddles a tier boundary: more rounds before scoring
+    assert last is not None
+    if why := _full_check(conv, b, bench, last):
+        raise Stop(("wrong_answer", f"wrong result during timed calls ({bench['name']}): {why}"))
+    return entry, flags, verdict
+
+
+def _precise(per_call: list[float], cfg: RoundCfg) -> bool:
+    med = statistics.median(per_call)
+    lo, hi = gpu_timing.median_ci95(per_call)
+    return len(per_call) >= 6 and med > 0 and (hi - lo) / 2 <= cfg.target_ci * med
+
+
+def _judge(
+    problem: Problem,
+    bench: dict[str, Any],
+    per_call: list[float],
+    device: list[float],
+    doc: dict[str, Any],
+    ref_ms: float | None,
+    retimes: int,
+) -> tuple[dict[str, Any], list[str], tuple[str, str] | None]:
+    flags: list[str] = []
+    first_use = per_call[0]  # round 1: every set seen for the first time
+    later = statistics.median(per_call[1:]) if len(per_call) > 1 else first_use
+    times = per_call
+    if later > 0 and first_use / later > REPEAT_SPEEDUP:
+        flags.append(
+            f"{bench['name']}: {first_use / later:.1f}x faster on inputs it had seen before "
+            "(caching?): the first-use time is graded; review"
+        )
+        times = [first_use]
+    scratch: dict[str, Any] = {"device": doc["device"], "flags": []}
+    timing = {"event_overhead_ms": None, "wall_s": None}
+    verdict = timing_check.judge(
+        scratch, problem, bench["name"], bench["shape"], bench["dtype"], times, timing, ref_ms
+    )
+    flags += scratch["flags"]
+    stats = gpu_timing.summarize(per_call)
+    t = scratch["timing"]
+    entry = {
+        "name": bench["name"],
+        "shape": dict(bench["shape"]),
+        "dtype": bench["dtype"],
+        **stats,
+        "median_ms": t["median_ms"],
+        "gbps": t["gbps"],
+        "tflops": t["tflops"],
+        "roofline_fraction": t["roofline_fraction"],
+        "floor_ms": t["floor_ms"],
+        "reference_median_ms": ref_ms,
+        "speedup_vs_reference": t["speedup_vs_reference"],
+        "first_use_ms": first_use,
+        "device_events_median_ms": statistics.median(device) if device else None,
+        "retimes": retimes,
+    }
+    if times is not per_call:
+        entry["ci95_ms"] = [first_use, first_use]
+    events = entry["device_events_median_ms"]
+    if (
+        events is not None
+        and entry["median_ms"] > 0
+        and events < TIMER_DISAGREES * entry["median_ms"]
+    ):
+        flags.append(
+            f"{bench['name']}: device timer says {events:.4f} ms but the trusted clock measured "
+            f"{entry['median_ms']:.4f} ms per call (timer tampering or hidden work?); the trusted "
+            "time is graded"
+        )
+    return entry, flags, verdict
+
+
+def combine(
+    problem: Problem,
+    entries: list[dict[str, Any]],
+    calibration: list[dict[str, float]],
+    dev: torch.device,
+) -> dict[str, Any]:
+    """One timing object: v1 fields summarise all benchmarks; `benchmarks` has each one."""
+    median = sum(e["median_ms"] for e in entries)
+    mean = sum(e["mean_ms"] for e in entries)
+    std = math.sqrt(sum(e["std_ms"] ** 2 for e in entries))
+    seconds = median / 1e3
+
+    def total(key: str) -> float | None:
+        vals = [e[key] for e in entries]
+        return sum(vals) if all(v is not None for v in vals) else None
+
+    def moved(rate: str) -> float | None:  # GB or TFLOP moved per pass over every benchmark
+        vals = [e[rate] * e["median_ms"] / 1e3 if e[rate] is not None else None for e in entries]
+        return sum(vals) / seconds if seconds > 0 and all(v is not None for v in vals) else None
+
+    fractions = [e["roofline_fraction"] for e in entries]
+    how = str(problem.scoring.get("combine", "mean"))
+    fraction = None
+    if fractions and all(f is not None for f in fractions):
+        fraction = min(fractions) if how == "min" else statistics.fmean(fractions)
+    ref = total("reference_median_ms")
+    return {
+        "clock": "trusted-parent" if dev.type == "cuda" else "cpu-standin",
+        "benchmark": ", ".join(e["name"] for e in entries)[:200],
+        "shape": dict(entries[0]["shape"]),
+        "median_ms": median,
+        "ci95_ms": [sum(e["ci95_ms"][0] for e in entries), sum(e["ci95_ms"][1] for e in entries)],
+        "mean_ms": mean,
+        "std_ms": std,
+        "runs": min(e["runs"] for e in entries),
+        "cv": std / mean if mean > 0 else 0.0,
+        "gbps": moved("gbps"),
+        "tflops": moved("tflops"),
+        "roofline_fraction": fraction,
+        "combine": how if how in ("mean", "min") else "mean",
+        "floor_ms": total("floor_ms"),
+        "reference_median_ms": ref,
+        "speedup_vs_reference": ref / median if ref and median > 0 else None,
+        "event_overhead_ms": statistics.median(c["device_ms"] for c in calibration),
+        "wall_s": None,
+        "retimes": sum(e["retimes"] for e in entries),
+        "benchmarks": entries,
+    }
