@@ -38,7 +38,8 @@ class RoundCfg:
     max_retimes: int  # extra batches of rounds when the interval straddles a tier boundary
 
 
-GPU_ROUNDS = RoundCfg(5, 10, 200, 8.0, 0.01, 3, 4096, 2)
+# Budget: 8 s per benchmark, or less when PDC_RUNNER_TIMING_BUDGET_S lowers it (bench/gpu_check).
+GPU_ROUNDS = RoundCfg(5, 10, 200, min(8.0, timing_check.TIMING_CFG["budget_s"]), 0.01, 3, 4096, 2)
 CPU_ROUNDS = RoundCfg(4, 6, 12, 1.5, 0.05, 1, 4096, 2)
 TIMER_DISAGREES = 0.8  # device events claiming < 80 % of the trusted time: flagged
 REPEAT_SPEEDUP = 1.5  # later rounds this much faster than the first use of every set: flagged
