@@ -15,7 +15,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 
-from axes.backends import AxesStandaloneBackend
+from axes.backends import AxesBackend
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -26,11 +26,14 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 
 
-class LoginLockoutBackend(AxesStandaloneBackend):
+class LoginLockoutBackend(AxesBackend):
     """django-axes for every login that comes with a request (site, admin: the only ways in).
 
     ``authenticate()`` without a request is code, not a visitor (the test client's ``login()``, a
-    shell); axes would refuse it outright, so it is left to the next backend.
+    shell); axes would refuse it outright, so it is left to the next backend (ModelBackend, which
+    checks the password). AxesBackend, not the standalone one: it also answers ``get_user`` and
+    permissions, so a session naming this backend (benchmarks write AUTHENTICATION_BACKENDS[0])
+    still works.
     """
 
     def authenticate(self, request, username=None, password=None, **kwargs):  # type: ignore[override]

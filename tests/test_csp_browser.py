@@ -144,13 +144,20 @@ def _staff_walk(page, base: str, data: dict[str, object], instructor: bool) -> s
         "/lab/",
         f"/lab/submissions/{sub.pk}/",
         "/status/",
+        "/staff/",
+        f"/staff/people/{sub.student_id}/",
         "/admin/",
         "/admin/gradinglab/submission/",
         f"/admin/gradinglab/submission/{sub.pk}/change/",
         "/admin/quizzes/quiz/",
     ]
     if instructor:
-        paths += [f"/admin/lectures/lecture/{lecture.pk}/change/", "/admin/gradebook/gradeitem/"]
+        paths += [
+            f"/admin/lectures/lecture/{lecture.pk}/change/",
+            "/admin/gradebook/gradeitem/",
+            "/accounts/staff/roster/",
+            "/api/docs/",
+        ]
     _visit(page, base, paths)
     return None
 
