@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from lectures.figures import BY_SECTION
 from lectures.notes import (
     BULLET_RE,
     LECTURE_RE,
@@ -86,7 +87,9 @@ def guess_language(block: CodeBlock) -> str:
         return "ptx"
     if "slots=" in first:
         return "text"  # an MPI hostfile
-    if first.startswith(("@", "def ")) or "tl." in text or "m = -inf" in text:
+    if "m = -inf" in text:
+        return "text"  # the Online-Softmax pseudo-code: Python-like, but not Python
+    if first.startswith(("@", "def ")) or "tl." in text:
         return "python"
     if "for (m.outer" in text:
         return "text"  # TVM's lowered loop nest: pseudo-code, not C
@@ -123,7 +126,10 @@ def convert_line(line: str, level: int) -> tuple[list[str], int]:
         depth = num.count(".")  # 1 -> "N.M" (h2), 2 -> "N.M.K" (h3)
         anchor = "sec-" + num.replace(".", "-")
         hashes = "#" * (depth + 1)
-        return ["", f"{hashes} {num} {escape_prose(m['title'])} {{#{anchor}}}", ""], depth + 1
+        heading = ["", f"{hashes} {num} {escape_prose(m['title'])} {{#{anchor}}}", ""]
+        # The section's diagrams (编者补充, lectures/figures.py) right under its heading.
+        figures = [f"!figure {figure.slug}" for figure in BY_SECTION.get(num, [])]
+        return heading + [row for f in figures for row in (f, "")], depth + 1
     if m := BULLET_RE.match(line):
         nest = len(m["indent"]) // 2
         return ["    " * nest + "- " + escape_prose(m["text"].strip())], level

@@ -197,14 +197,14 @@ $k$ 个 rank，每个 rank 的输入缓冲为 $\\text{in}_r$（按 NCCL 文档 C
 |---|---|
 | Broadcast | root 的 $N$ 个元素复制到所有 rank |
 | Reduce | 各 rank 的 $N$ 个元素逐元素归约，结果只在 root |
-| Gather | 各 rank 的 $N$ 个元素按 rank 顺序拼成 $kN$，只在 root（MPI 语义） |
-| Scatter | root 的 $kN$ 个元素切成 $k$ 份，第 $r$ 份发给 rank $r$（MPI 语义） |
+| Gather | 各 rank 的 $N$ 个元素按 rank 顺序拼成 $kN$，只在 root（NCCL 2.28 起为原生 `ncclGather`） |
+| Scatter | root 的 $kN$ 个元素切成 $k$ 份，第 $r$ 份发给 rank $r$（NCCL 2.28 起为原生 `ncclScatter`） |
 | AllReduce | 逐元素归约，结果 $N$ 个元素在所有 rank |
 | AllGather | 按 rank 顺序拼成 $kN$ 个元素，在所有 rank |
 | ReduceScatter | 逐元素归约后切成 $k$ 份，rank $r$ 得到第 $r$ 份（$N/k$ 个） |
-| AllToAll | rank $i$ 的第 $j$ 份发给 rank $j$，成为其第 $i$ 份 |
+| AllToAll | rank $i$ 的第 $j$ 份发给 rank $j$，成为其第 $i$ 份（NCCL 2.28 起为原生 `ncclAlltoAll`） |
 
-AllReduce = ReduceScatter + AllGather（Ring AllReduce 即按此实现）。
+AllReduce = ReduceScatter + AllGather（Ring AllReduce 即按此实现）。NCCL 2.28 之前没有 Gather、Scatter、AllToAll 原语，只能用 `ncclGroupStart` / `ncclGroupEnd` 包住的 `ncclSend` / `ncclRecv` 实现。来源：NCCL 2.28 Release Notes。
 """,
     "MPI 采用消息传递模型（Message-Passing Model）。最小例程集合如下：": """
 | 例程 | 作用 |
@@ -226,9 +226,14 @@ AllReduce = ReduceScatter + AllGather（Ring AllReduce 即按此实现）。
 | `MPI_Allreduce` | `ncclAllReduce` |
 | `MPI_Allgather` | `ncclAllGather` |
 | `MPI_Reduce_scatter_block` | `ncclReduceScatter` |
+| `MPI_Gather` | `ncclGather`（NCCL 2.28 起） |
+| `MPI_Scatter` | `ncclScatter`（NCCL 2.28 起） |
+| `MPI_Alltoall` | `ncclAlltoAll`（NCCL 2.28 起；更早的版本用分组的 `ncclSend` / `ncclRecv` 实现） |
 | `MPI_Send` / `MPI_Recv` | `ncclSend` / `ncclRecv`（NCCL 2.7 起） |
-| `MPI_Alltoall` | 无单独原语，用分组的 `ncclSend` / `ncclRecv` 实现 |
 
-来源：NCCL 文档（Collective Operations、Point-to-point communication）。
+来源：NCCL 文档（Collective Operations、Point-to-point communication）；NCCL 2.28 Release Notes。
+""",
+    "[自注] 上表严格照抄课件第 6 页。课件此表未列出 Blackwell 一行，其内容见后续 7.11–7.15。课件标题中提到 Blackwell 支持 FP8/FP4/微缩放（MX）等更低精度，但演进总表本身只覆盖到 Hopper。": """
+这条自注说的「上表」是课件第 6 页的原表，讲义没有保存它；本节开头的表是编者按 NVIDIA 架构白皮书整理的对照表（含 Blackwell 一行），不是照抄课件。
 """,
 }

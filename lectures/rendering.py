@@ -23,6 +23,8 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 from pygments.util import ClassNotFound
 
 FENCE_RE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
+# A diagram placed by convert_notes: "!figure <slug>" on a line of its own (lectures/figures.py).
+FIGURE_RE = re.compile(r"^!figure (?P<slug>[a-z0-9-]+)$", re.M)
 MATH_RE = re.compile(r"\$\$(?P<block>.+?)\$\$|\$(?P<inline>[^$\n]+?)\$")
 LINK_RE = re.compile(r'href="sec:(?P<num>\d+\.\d+(?:\.\d+)?)"')
 PYGMENTS_STYLE = "friendly"
@@ -149,6 +151,18 @@ def _cut_code(text: str, code: _Stash) -> tuple[str, int]:
     return "\n".join(out), count
 
 
+def _cut_figures(text: str, stash: _Stash) -> str:
+    """Each ``!figure slug`` line becomes the inline SVG figure (kept away from Markdown)."""
+    from lectures.figures import BY_SLUG, figure_html
+
+    def repl(m: re.Match[str]) -> str:
+        if m["slug"] not in BY_SLUG:
+            raise RenderError(f"unknown figure {m['slug']!r}", text.count("\n", 0, m.start()) + 1)
+        return stash.put(figure_html(m["slug"]))
+
+    return FIGURE_RE.sub(repl, text)
+
+
 def _cut_math(text: str, math: _Stash, fallbacks: list[str]) -> str:
     def repl(m: re.Match[str]) -> str:
         display = m["block"] is not None
@@ -166,6 +180,7 @@ def render_markdown(text: str, link: Callable[[str], str] | None = None) -> Rend
     code, math = _Stash("C"), _Stash("M")
     fallbacks: list[str] = []
     text, count = _cut_code(text, code)
+    text = _cut_figures(text, code)
     text = _cut_math(text, math, fallbacks)
     body = markdown.markdown(text, extensions=MD_EXTENSIONS, output_format="html")
     body = code.restore(math.restore(body))
