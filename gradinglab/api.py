@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from accounts.auth import StudentTokenAuthentication
 from gradinglab import conf, dispatch, selectors, services
 from gradinglab.api_schema import (
+    AssignmentPointsOut,
     OkOut,
     RateLimitedOut,
     SourceOut,
@@ -28,6 +29,7 @@ from gradinglab.api_schema import (
 )
 from gradinglab.auth import IsWorker, WorkerTokenAuthentication
 from gradinglab.models import Submission
+from gradinglab.scoring import point_split
 
 log = logging.getLogger("gradinglab.api")
 
@@ -135,7 +137,9 @@ def submission_json(sub: Submission, *, request: Request | None = None) -> dict:
         "status": sub.status,
         "phase": sub.phase,
         "late": sub.late,
-        "score": None if sub.score is None else str(sub.score),
+        "score": None
+        if (score := services.submission_effective_score(sub)) is None
+        else str(score),
         "max_points": str(sub.assignment.points),
         "counts_as_attempt": sub.counts_as_attempt,
         "queue_position": selectors.queue_position(sub),
@@ -203,4 +207,28 @@ def submission_source(request: Request, pk: int) -> Response:
     sub = get_object_or_404(Submission.objects.visible_to(request.user), pk=pk)
     return Response(
         {"id": sub.pk, "backend": sub.backend, "sha256": sub.sha256, "source": sub.source}
+    )
+
+
+@extend_schema(responses={200: AssignmentPointsOut, **refusals(401, 403, 404)})
+@api_view(["GET"])
+@authentication_classes(STUDENT_AUTH)
+@permission_classes([IsAuthenticated])
+def assignment_points(request: Request, slug: str) -> Response:
+    """What the student's open assignment of a problem is worth, for `cli test` to print the
+    same points as the web (the mapping itself is gradinglab.scoring, shared by both)."""
+    assignment = selectors.open_assignment_for(request.user, slug)
+    if assignment is None:
+        return Response({"detail": f"没有可提交的实验：{slug}"}, status=404)
+    cpu_only = not assignment.gpu_kind
+    split = point_split(assignment.problem.scoring, points=assignment.points, cpu_only=cpu_only)
+    return Response(
+        {
+            "problem": slug,
+            "assignment": assignment.pk,
+            "points": str(assignment.points),
+            "cpu_only": cpu_only,
+            "correctness_points": str(split.correctness),
+            "performance_points": str(split.performance),
+        }
     )

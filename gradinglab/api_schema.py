@@ -80,3 +80,12 @@ class SourceOut(serializers.Serializer):
 
 def refusals(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(DetailOut) for code in codes}
+
+
+class AssignmentPointsOut(serializers.Serializer):
+    problem = serializers.CharField()
+    assignment = serializers.IntegerField()
+    points = serializers.CharField(help_text="the assignment's maximum, decimal as a string")
+    cpu_only = serializers.BooleanField(help_text="true: graded on the CPU path (correctness)")
+    correctness_points = serializers.CharField()
+    performance_points = serializers.CharField()

@@ -10,4 +10,5 @@ urlpatterns = [
     path("submissions", api.submission_create, name="submission_create"),
     path("submissions/<int:pk>", api.submission_detail, name="submission_detail"),
     path("submissions/<int:pk>/source", api.submission_source, name="submission_source"),
+    path("problems/<slug:slug>/points", api.assignment_points, name="assignment_points"),
 ]

@@ -65,12 +65,18 @@ def _request(args: argparse.Namespace, method: str, path: str, body: dict | None
         raise CliError(f"cannot reach {args.url}: {exc}") from exc
 
 
+def _render(doc: dict[str, Any]) -> str:
+    """The runner's report without its package-scale breakdown ("60 / 100"): students see one
+    scale, the assignment's points, printed beside it (gradinglab.scoring maps one to the other)."""
+    return render_text({**doc, "score": None})
+
+
 def report(sub: dict[str, Any]) -> str:
     lines = [f"submission #{sub['id']}: {sub['status']}  {sub['url']}"]
     if sub.get("result"):
-        lines.append(render_text(sub["result"]))
+        lines.append(_render(sub["result"]))
     if sub.get("score") is not None:
-        lines.append(f"  assignment score: {sub['score']} / {sub['max_points']}")
+        lines.append(f"  points: {sub['score']} / {sub['max_points']}")
     if not sub.get("counts_as_attempt", True):
         lines.append("  (infrastructure error: this does not count as an attempt)")
     if sub.get("staff_comment"):
@@ -133,8 +139,36 @@ def cmd_test(args: argparse.Namespace) -> int:
         )
     except (ProblemNotFound, ValueError) as exc:
         raise CliError(str(exc)) from exc
-    print(json.dumps(doc, ensure_ascii=False) if args.json else render_text(doc))
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False))
+    else:
+        print(_render(doc))
+        print(_points_line(args, args.slug, doc))
     return exit_code(doc)
+
+
+def _points_line(args: argparse.Namespace, slug: str, doc: dict[str, Any]) -> str:
+    """The points the web would give this run on the student's assignment (same mapping)."""
+    from decimal import Decimal
+
+    from gradinglab.runner import load_problem
+    from gradinglab.scoring import document_points
+
+    if not args.token:
+        return "  points: set PDC_TOKEN (or --token) to see them as the web counts them"
+    try:
+        info = _request(args, "GET", f"problems/{slug}/points")
+    except CliError as exc:
+        return f"  points: unknown ({exc})"
+    points = document_points(
+        doc,
+        load_problem(slug).scoring,
+        points=Decimal(info["points"]),
+        cpu_only=bool(info["cpu_only"]),
+    )
+    if points is None:
+        return f"  points: none ({doc['status']}: this run says nothing about your work)"
+    return f"  points: {points} / {info['points']} (public tests only; the web runs every test)"
 
 
 def parser() -> argparse.ArgumentParser:

@@ -308,6 +308,11 @@ class Submission(models.Model):
         return f"#{self.pk} {self.assignment.problem.slug} {self.student} {self.status}"
 
     @property
+    def effective_score(self):
+        """What the submission counts for: a TA's override of it, else its automatic score."""
+        return self.score_override if self.score_override is not None else self.score
+
+    @property
     def is_pending(self) -> bool:
         return self.status in self.PENDING
 

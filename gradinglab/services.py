@@ -37,7 +37,7 @@ from gradinglab.models import (
     token_hash,
 )
 from gradinglab.runner.result import validate as result_validate
-from gradinglab.scoring import document_fraction
+from gradinglab.scoring import document_points
 from pdcsite.logs import tag_submission
 
 log = logging.getLogger("gradinglab")
@@ -300,13 +300,13 @@ def _finish(
 
 
 def submission_score(submission: Submission, document: dict[str, Any]) -> Decimal | None:
-    """Assignment points times the fraction earned under the problem's current scoring rule."""
-    fraction = document_fraction(
-        document, submission.assignment.problem.scoring, cpu_only=not submission.assignment.gpu_kind
+    """Assignment points earned under the problem's current scoring rule (gradinglab.scoring)."""
+    return document_points(
+        document,
+        submission.assignment.problem.scoring,
+        points=submission.assignment.points,
+        cpu_only=not submission.assignment.gpu_kind,
     )
-    if fraction is None:
-        return None
-    return (submission.assignment.points * Decimal(str(fraction))).quantize(_CENT)
 
 
 def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | None:
@@ -322,9 +322,7 @@ def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | Non
 
 
 def submission_effective_score(submission: Submission) -> Decimal | None:
-    if submission.score_override is not None:
-        return submission.score_override
-    return submission.score
+    return submission.effective_score
 
 
 def assignment_grade_item(assignment: Assignment) -> GradeItem:

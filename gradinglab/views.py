@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gradinglab import conf, selectors, services
 from gradinglab.models import Problem, Submission
+from gradinglab.scoring import point_split
 from lectures.rendering import highlight_code
 
 LANG_OF_BACKEND = {"triton": "python", "cuda": "cuda"}
@@ -74,6 +75,12 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "has_timing": any(s.median_ms is not None for s in submissions),
         "source_cap_kib": conf.MAX_SOURCE_BYTES // 1024,
         "kinds": selectors.leaderboard_kinds(problem),
+        # One scale: the rule in the assignment's points, never the package's 60 / 100.
+        "split": point_split(
+            problem.scoring, points=assignment.points, cpu_only=not assignment.gpu_kind
+        )
+        if assignment
+        else None,
     }
     return render(request, "gradinglab/problem.html", context)
 

@@ -74,7 +74,7 @@ def test_http_and_cli_submissions_are_graded_by_a_real_worker(
         assert cli.returncode == 0, (
             cli.stdout + cli.stderr + log.read_text(errors="replace")[-3000:]
         )
-        assert "ACCEPTED" in cli.stdout and "assignment score: 10.00 / 10.00" in cli.stdout
+        assert "ACCEPTED" in cli.stdout and "points: 10.00 / 10.00" in cli.stdout
 
         http_done = wait_until(
             lambda: _done(http_sub.pk),
