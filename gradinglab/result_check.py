@@ -101,14 +101,6 @@ def _check_tests(doc: dict[str, Any], problem: PackageProblem) -> None:
         )
 
 
-def _timed_dtype(problem: PackageProblem, backend: str, timing: dict[str, Any]) -> str:
-    """The dtype the runner times (grader: the first dtype of the backend), unless named."""
-    named = timing.get("dtype")
-    if isinstance(named, str) and named in problem.dtypes:
-        return named
-    return _dtypes(problem, backend)[0]
-
-
 def _worker_peak(worker: WorkerNode) -> devices.Peak:
     peak = floors.peak_for_worker(worker.kind, worker.device)
     if peak is None:
@@ -130,9 +122,7 @@ def _recheck_entry(
     """One timed benchmark: declared shape, median above the floor of the worker's device; its
     rates, roofline fraction and floor recomputed in place. Returns the roofline fraction."""
     declared = {b.name: b.shape for b in problem.benchmarks}
-    if entry.get("benchmark", entry.get("name")) not in declared:
-        raise ResultRefused("timing is not of one of the problem's benchmarks at its shape")
-    if entry["shape"] != declared[entry.get("benchmark", entry.get("name"))]:
+    if entry["name"] not in declared or entry["shape"] != declared[entry["name"]]:
         raise ResultRefused("timing is not of one of the problem's benchmarks at its shape")
     floor = floors.physical_floor(problem, entry["shape"], dtype, peak)
     median = float(entry["median_ms"])
@@ -153,6 +143,38 @@ def _recheck_entry(
     return fraction
 
 
+def _combined(timing: dict[str, Any], entries: list[dict[str, Any]], how: str) -> None:
+    """The top-level (v1) fields from the re-checked entries, as the runner combines them: the
+    leaderboard and the score read these, so none is taken from the worker."""
+    median = sum(float(e["median_ms"]) for e in entries)
+    fractions = [e["roofline_fraction"] for e in entries]
+    fraction = None
+    if fractions and all(f is not None for f in fractions):
+        fraction = min(fractions) if how == "min" else sum(fractions) / len(fractions)
+
+    def moved(rate: str) -> float | None:
+        vals = [
+            e[rate] * float(e["median_ms"]) / 1e3 if e[rate] is not None else None for e in entries
+        ]
+        ok = median > 0 and all(v is not None for v in vals)
+        return sum(vals) / (median / 1e3) if ok else None  # type: ignore[arg-type]
+
+    floors_ms = [e["floor_ms"] for e in entries]
+    refs = [e["reference_median_ms"] for e in entries]
+    ref = sum(refs) if all(r is not None for r in refs) else None
+    timing.update(
+        reference_median_ms=ref,
+        speedup_vs_reference=ref / median if ref and median > 0 else None,
+        benchmark=", ".join(e["name"] for e in entries)[:200],
+        shape=dict(entries[0]["shape"]),
+        median_ms=median,
+        gbps=moved("gbps"),
+        tflops=moved("tflops"),
+        roofline_fraction=fraction,
+        floor_ms=sum(floors_ms) if all(f is not None for f in floors_ms) else None,
+    )
+
+
 def _check_timing(
     doc: dict[str, Any], problem: PackageProblem, worker: WorkerNode, flags: list[str]
 ) -> None:
@@ -163,23 +185,19 @@ def _check_timing(
             raise ResultRefused("an accepted GPU-path result must carry its timing")
         return
     peak, who = _worker_peak(worker), worker.device or worker.kind
-    entries = timing.get("benchmarks")
-    if isinstance(entries, list) and entries:
-        # Schema v2: every benchmark shape x dtype timed; the top level is their combination.
-        wanted = {(b.name, d) for b in problem.benchmarks for d in _dtypes(problem, doc["backend"])}
-        got = {(e.get("name"), e.get("dtype")) for e in entries}
-        if accepted and got != wanted:
-            raise ResultRefused("an accepted result must time every benchmark shape and dtype")
-        fractions = [
-            _recheck_entry(e, e["dtype"], problem, peak, accepted, who)
-            for e in entries
-            if e.get("dtype") in problem.dtypes
-        ]
-        known = [min(1.0, max(0.0, f)) for f in fractions if f is not None]
-        timing["roofline_fraction"] = sum(known) / len(known) if known else None
-    else:
-        dtype = _timed_dtype(problem, doc["backend"], timing)
-        _recheck_entry(timing, dtype, problem, peak, accepted, who)
+    entries = timing["benchmarks"]  # schema v2: one per benchmark shape x dtype
+    dtypes = _dtypes(problem, doc["backend"])
+    if any(e["dtype"] not in dtypes for e in entries):
+        raise ResultRefused("timing of a dtype the problem is not graded in")
+    wanted = {(b.name, d) for b in problem.benchmarks for d in dtypes}
+    got = [(e["name"], e["dtype"]) for e in entries]
+    if accepted and (set(got) != wanted or len(got) != len(wanted)):
+        raise ResultRefused("an accepted result must time every benchmark shape and dtype once")
+    for entry in entries:
+        _recheck_entry(entry, entry["dtype"], problem, peak, accepted, who)
+    how = str(problem.scoring.get("combine", "mean"))
+    _combined(timing, entries, how if how in ("mean", "min") else "mean")
+    timing["combine"] = how if how in ("mean", "min") else "mean"
     speedup = timing.get("speedup_vs_reference")
     if speedup and speedup > SPEEDUP_REVIEW:
         flags.append(f"{speedup:.1f}x faster than the PyTorch reference: review")
