@@ -12,7 +12,10 @@ class Profile(models.Model):
     """Roster data that Django's User has no field for."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("用户"),
     )
     student_id = models.CharField(_("学号"), max_length=32, unique=True)
     display_name = models.CharField(_("姓名"), max_length=150)
@@ -45,13 +48,16 @@ class ApiToken(models.Model):
 
     PREFIX = "pdc_"
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("用户"),
     )
-    key_hash = models.CharField(max_length=64, unique=True)
-    label = models.CharField(max_length=64, default="cli")
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    key_hash = models.CharField(max_length=64, unique=True, verbose_name=_("令牌哈希"))
+    label = models.CharField(max_length=64, default="cli", verbose_name=_("名称"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
+    last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("最近使用"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("吊销时间"))
 
     objects = ApiTokenQuerySet.as_manager()
 

@@ -8,9 +8,11 @@ per-resource `visible_to(user)` checks of each app.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.utils.translation import gettext_lazy as _
 
 STUDENT, TA, INSTRUCTOR = "student", "ta", "instructor"
 ROLES = (STUDENT, TA, INSTRUCTOR)
+ROLE_LABELS = {STUDENT: _("学生"), TA: _("助教"), INSTRUCTOR: _("教师")}
 
 _TA_PERMISSIONS = [
     "gradebook.view_gradeitem",
@@ -46,6 +48,9 @@ _TA_PERMISSIONS = [
     "quizzes.add_quizquestion",
     "quizzes.change_quizquestion",
     "accounts.view_profile",
+    "dashboard.view_announcement",
+    "dashboard.add_announcement",
+    "dashboard.change_announcement",
 ]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
@@ -85,7 +90,7 @@ def roles_sync() -> dict[str, int]:
     """
     counts: dict[str, int] = {}
     for role, labels in ROLE_PERMISSIONS.items():
-        group, _ = Group.objects.get_or_create(name=role)
+        group, _created = Group.objects.get_or_create(name=role)
         perms = [perm for perm in (_permission(label) for label in labels) if perm is not None]
         group.permissions.set(perms)
         counts[role] = len(perms)

@@ -4,13 +4,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, Profile
-from accounts.roles import role_of
+from accounts.roles import ROLE_LABELS, role_of
 
 
 def profile_context(*, user: AbstractBaseUser) -> dict:
     return {
         "profile": Profile.objects.filter(user=user).first(),
-        "role": role_of(user),
+        "role": ROLE_LABELS.get(role_of(user) or "", ""),
         "active_tokens": ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by(
             "-created_at"
         ),

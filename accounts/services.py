@@ -291,3 +291,32 @@ def api_token_create(*, user: AbstractBaseUser, label: str = "cli") -> str:
     raw = ApiToken.new_raw()
     ApiToken.objects.create(user=user, key_hash=ApiToken.hash(raw), label=label)
     return raw
+
+
+class ProfileError(ValueError):
+    pass
+
+
+PSEUDONYM_MAX = 40  # characters: the Profile.pseudonym column
+
+
+def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
+    """Set (or clear, with "") the leaderboard nickname; two students cannot share one."""
+    from django.utils.translation import gettext
+
+    pseudonym = " ".join((pseudonym or "").split())
+    if len(pseudonym) > PSEUDONYM_MAX:
+        raise ProfileError(gettext("昵称最多 %(n)d 个字符。") % {"n": PSEUDONYM_MAX})
+    profile = Profile.objects.filter(user=user).first()
+    if profile is None:
+        raise ProfileError(gettext("你的账户没有学生档案，不能设置昵称。"))
+    taken = (
+        Profile.objects.filter(pseudonym__iexact=pseudonym).exclude(pk=profile.pk).exists()
+        if pseudonym
+        else False
+    )
+    if taken:
+        raise ProfileError(gettext("这个昵称已被别人使用，请换一个。"))
+    profile.pseudonym = pseudonym
+    profile.save(update_fields=["pseudonym"])
+    return profile

@@ -49,4 +49,5 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_create, name="token_create"),
     path("profile/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),
+    path("profile/pseudonym/", views.pseudonym_set, name="pseudonym"),
 ]

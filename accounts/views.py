@@ -42,3 +42,17 @@ def lockout(request: HttpRequest, original_response=None, credentials=None) -> H
     """django-axes' answer to a locked-out login (site, admin): a clear, translated 429 page."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(request, "accounts/lockout.html", {"minutes": minutes}, status=429)
+
+
+@login_required
+@require_POST
+def pseudonym_set(request: HttpRequest) -> HttpResponse:
+    wanted = request.POST.get("pseudonym", "")
+    try:
+        services.profile_pseudonym_set(user=request.user, pseudonym=wanted)
+    except services.ProfileError as exc:
+        context = selectors.profile_context(user=request.user)
+        context |= {"pseudonym_error": str(exc), "pseudonym_value": wanted}
+        return render(request, "accounts/profile.html", context, status=400)
+    messages.success(request, _("排行榜昵称已保存。"))
+    return redirect("accounts:profile")

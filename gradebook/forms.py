@@ -12,7 +12,9 @@ _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=
 
 class ItemChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: GradeItem) -> str:
-        return obj.title  # item names, never internal keys like lab:9
+        from gradebook.templatetags.gradebook_tags import item_title_text
+
+        return item_title_text(obj)
 
 
 def _items() -> ItemChoiceField:

@@ -34,8 +34,14 @@ class GradeItem(models.Model):
         EXAM = "exam", _("考试")
         OTHER = "other", _("其他")
 
-    key = models.CharField(max_length=64, unique=True, help_text=_("稳定标识，如 quiz:12、lab:3"))
+    key = models.CharField(
+        max_length=64,
+        unique=True,
+        help_text=_("稳定标识，如 quiz:12、lab:3"),
+        verbose_name=_("标识"),
+    )
     title = models.CharField(_("名称"), max_length=200)
+    title_en = models.CharField(_("英文名称"), max_length=200, blank=True)
     kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices)
     category = models.CharField(_("类别"), max_length=64, default="other")
     max_points = models.DecimalField(_("满分"), max_digits=8, decimal_places=2)
@@ -54,7 +60,7 @@ class GradeItem(models.Model):
     late_penalty_cap = models.DecimalField(
         _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
 
     objects = GradeItemQuerySet.as_manager()
 
@@ -75,7 +81,7 @@ class GradeItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.title} ({self.key})"
+        return self.title  # the key (lab:9) is internal: never shown to people
 
 
 class GradeQuerySet(models.QuerySet):
@@ -98,18 +104,27 @@ class Grade(models.Model):
         MANUAL = "manual", _("手工")
 
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="grades"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="grades",
+        verbose_name=_("学生"),
     )
-    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="grades")
+    item = models.ForeignKey(
+        GradeItem, on_delete=models.CASCADE, related_name="grades", verbose_name=_("成绩项")
+    )
     points = models.DecimalField(_("得分"), max_digits=8, decimal_places=2, help_text=_("生效分数"))
-    auto_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    override_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    override_reason = models.TextField(blank=True)
-    source = models.CharField(max_length=16, choices=Source.choices)
+    auto_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("自动评分")
+    )
+    override_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("人工改分")
+    )
+    override_reason = models.TextField(blank=True, verbose_name=_("改分原因"))
+    source = models.CharField(max_length=16, choices=Source.choices, verbose_name=_("来源"))
     # Which piece of work the automatic score came from ("submission:12", "quiz-attempt:5").
-    counted_ref = models.CharField(max_length=64, blank=True)
-    submitted_at = models.DateTimeField(null=True, blank=True)
-    computed_at = models.DateTimeField()
+    counted_ref = models.CharField(max_length=64, blank=True, verbose_name=_("计分来源"))
+    submitted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("提交时间"))
+    computed_at = models.DateTimeField(verbose_name=_("计算时间"))
 
     objects = GradeQuerySet.as_manager()
 
@@ -122,7 +137,7 @@ class Grade(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.key}: {self.points}"
+        return f"{self.student} · {self.item.title}: {self.points}"
 
     @property
     def is_overridden(self) -> bool:
@@ -155,15 +170,23 @@ class GradeEvent(models.Model):
         SUBMISSION_OVERRIDE = "sub_override", _("单次提交改分")
 
     grade = models.ForeignKey(
-        Grade, on_delete=models.PROTECT, related_name="events", null=True, blank=True
+        Grade,
+        on_delete=models.PROTECT,
+        related_name="events",
+        null=True,
+        blank=True,
+        verbose_name=_("成绩"),
     )
-    item = models.ForeignKey(GradeItem, on_delete=models.PROTECT, related_name="events")
+    item = models.ForeignKey(
+        GradeItem, on_delete=models.PROTECT, related_name="events", verbose_name=_("成绩项")
+    )
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="grade_events",
         null=True,
         blank=True,
+        verbose_name=_("学生"),
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -171,13 +194,18 @@ class GradeEvent(models.Model):
         related_name="grade_actions",
         null=True,
         blank=True,
+        verbose_name=_("操作人"),
     )
-    action = models.CharField(max_length=16, choices=Action.choices)
-    source = models.CharField(max_length=16, blank=True)
-    old_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    new_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    reason = models.TextField(blank=True)
-    at = models.DateTimeField()
+    action = models.CharField(max_length=16, choices=Action.choices, verbose_name=_("操作"))
+    source = models.CharField(max_length=16, blank=True, verbose_name=_("来源"))
+    old_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("原分")
+    )
+    new_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("新分")
+    )
+    reason = models.TextField(blank=True, verbose_name=_("原因"))
+    at = models.DateTimeField(verbose_name=_("时间"))
 
     objects = GradeEventQuerySet.as_manager()
 
@@ -187,7 +215,8 @@ class GradeEvent(models.Model):
         verbose_name_plural = _("成绩变更记录")
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.old_points}→{self.new_points}"
+        old = "—" if self.old_points is None else self.old_points
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {old}→{self.new_points}"
 
     def save(self, *args, **kwargs) -> None:
         if self.pk is not None:
@@ -215,7 +244,7 @@ class Category(models.Model):
     title = models.CharField(_("名称"), max_length=100)
     weight = models.DecimalField(_("权重 %"), max_digits=5, decimal_places=2)
     drop_lowest = models.PositiveSmallIntegerField(_("去掉最低的 N 项"), default=0)
-    position = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
     class Meta:
         ordering = ("position", "key")
@@ -252,7 +281,7 @@ class GradebookSettings(models.Model):
         verbose_name_plural = _("成绩册设置")
 
     def __str__(self) -> str:
-        return f"grace days: {self.grace_days}"
+        return str(_("宽限天数：%(n)d") % {"n": self.grace_days})
 
     @classmethod
     def current(cls) -> GradebookSettings:
@@ -273,16 +302,24 @@ class Extension(models.Model):
     """A per-student deadline: a new due date, or extra days on top of the item's due date."""
 
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="extensions",
+        verbose_name=_("学生"),
     )
-    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="extensions")
+    item = models.ForeignKey(
+        GradeItem, on_delete=models.CASCADE, related_name="extensions", verbose_name=_("成绩项")
+    )
     due_at = models.DateTimeField(_("新截止时间"), null=True, blank=True)
     extra_days = models.PositiveSmallIntegerField(_("延长天数"), null=True, blank=True)
     reason = models.TextField(_("原因"), blank=True)
     granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("批准人"),
     )
-    granted_at = models.DateTimeField()
+    granted_at = models.DateTimeField(verbose_name=_("批准时间"))
 
     objects = StudentItemQuerySet.as_manager()
 
@@ -298,7 +335,7 @@ class Extension(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.key}: {self.due_at or f'+{self.extra_days}d'}"
+        return f"{self.student} · {self.item.title}: {self.due_at or f'+{self.extra_days}'}"
 
     def effective_due(self) -> datetime | None:
         """Extra days follow the item's due date if staff move it later."""
@@ -313,14 +350,22 @@ class Excusal(models.Model):
     """The student is excused from the item: it counts neither for nor against them."""
 
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="excusals"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="excusals",
+        verbose_name=_("学生"),
     )
-    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="excusals")
+    item = models.ForeignKey(
+        GradeItem, on_delete=models.CASCADE, related_name="excusals", verbose_name=_("成绩项")
+    )
     reason = models.TextField(_("原因"))
     granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("批准人"),
     )
-    granted_at = models.DateTimeField()
+    granted_at = models.DateTimeField(verbose_name=_("批准时间"))
 
     objects = StudentItemQuerySet.as_manager()
 
@@ -332,7 +377,7 @@ class Excusal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.key} excused"
+        return f"{self.student} · {self.item.title} · {_('免做')}"
 
 
 class RegradeRequest(models.Model):
@@ -344,26 +389,41 @@ class RegradeRequest(models.Model):
         DECLINED = "declined", _("已驳回")
 
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="regrade_requests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="regrade_requests",
+        verbose_name=_("学生"),
     )
-    item = models.ForeignKey(GradeItem, on_delete=models.CASCADE, related_name="regrade_requests")
+    item = models.ForeignKey(
+        GradeItem,
+        on_delete=models.CASCADE,
+        related_name="regrade_requests",
+        verbose_name=_("成绩项"),
+    )
     ref = models.CharField(
         _("对象"), max_length=64, blank=True, help_text=_("如 submission:123、quiz-attempt:45")
     )
     message = models.TextField(_("说明"))
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, verbose_name=_("状态")
+    )
     response = models.TextField(_("答复"), blank=True)
-    old_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    new_points = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    created_at = models.DateTimeField()
+    old_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("原分")
+    )
+    new_points = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("新分")
+    )
+    created_at = models.DateTimeField(verbose_name=_("提交时间"))
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="+",
         null=True,
         blank=True,
+        verbose_name=_("处理人"),
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True, verbose_name=_("处理时间"))
 
     objects = StudentItemQuerySet.as_manager()
 
@@ -374,4 +434,4 @@ class RegradeRequest(models.Model):
         permissions = [("resolve_regraderequest", "Can answer a student's regrade request")]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.student} · {self.item.key} ({self.status})"
+        return f"#{self.pk} {self.student} · {self.item.title} ({self.get_status_display()})"

@@ -48,6 +48,7 @@ def grade_item_ensure(
     title: str,
     kind: str,
     max_points: Decimal | int,
+    title_en: str = "",
     category: str | None = None,
     due_at: datetime | None = None,
     weight: Decimal | int = 1,
@@ -64,6 +65,7 @@ def grade_item_ensure(
         raise GradeError(_("满分必须大于 0。"))
     fields = {
         "title": title,
+        "title_en": title_en,
         "kind": kind,
         "category": category or kind,
         "max_points": Decimal(str(max_points)),

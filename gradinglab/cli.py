@@ -56,11 +56,7 @@ def _request(args: argparse.Namespace, method: str, path: str, body: dict | None
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_S) as response:
             return json.loads(response.read())
     except urllib.error.HTTPError as exc:
-        try:
-            detail = json.loads(exc.read()).get("detail")
-        except ValueError:
-            detail = exc.reason
-        raise CliError(f"server refused ({exc.code}): {detail}") from exc
+        raise CliError(f"server refused ({exc.code}): {_error_text(exc)}") from exc
     except (urllib.error.URLError, OSError) as exc:
         raise CliError(f"cannot reach {args.url}: {exc}") from exc
 
@@ -69,6 +65,25 @@ def _render(doc: dict[str, Any]) -> str:
     """The runner's report without its package-scale breakdown ("60 / 100"): students see one
     scale, the assignment's points, printed beside it (gradinglab.scoring maps one to the other)."""
     return render_text({**doc, "score": None})
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    """The server's reason in words: {"detail": ...} or {"field": ["..."]}, never a raw dict."""
+    if exc.code == 404:
+        return "not found (no such problem or submission, or it is not yours)"
+    try:
+        body = json.loads(exc.read())
+    except ValueError:
+        return str(exc.reason)
+    if isinstance(body, dict) and "detail" in body:
+        return str(body["detail"])
+    if isinstance(body, dict):
+        parts = []
+        for field, errors in body.items():
+            text = "; ".join(map(str, errors)) if isinstance(errors, list) else str(errors)
+            parts.append(text if field == "non_field_errors" else f"{field}: {text}")
+        return "; ".join(parts) or str(exc.reason)
+    return str(body)
 
 
 def report(sub: dict[str, Any]) -> str:

@@ -41,29 +41,29 @@ class ProblemQuerySet(models.QuerySet):
 
 
 class Problem(models.Model):
-    slug = models.SlugField(unique=True, max_length=80)
+    slug = models.SlugField(unique=True, max_length=80, verbose_name=_("短名"))
     title_zh = models.CharField(_("标题"), max_length=200)
     title_en = models.CharField(_("英文标题"), max_length=200, blank=True)
-    statement_zh_html = models.TextField(blank=True)
-    statement_en_html = models.TextField(blank=True)
-    sections = models.JSONField(default=list, blank=True)
-    backends = models.JSONField(default=list)
-    entry_point = models.JSONField(default=dict)
-    dtypes = models.JSONField(default=list)
-    tolerances = models.JSONField(default=dict)
-    tests = models.JSONField(default=list)
-    benchmarks = models.JSONField(default=list)
-    scoring = models.JSONField(default=dict)
-    bound = models.CharField(max_length=16, blank=True)
-    content_sha256 = models.CharField(max_length=64, blank=True)
-    synced_at = models.DateTimeField(null=True, blank=True)
-    active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"))
+    statement_zh_html = models.TextField(blank=True, verbose_name=_("中文题面（HTML）"))
+    statement_en_html = models.TextField(blank=True, verbose_name=_("英文题面（HTML）"))
+    sections = models.JSONField(default=list, blank=True, verbose_name=_("练习的小节"))
+    backends = models.JSONField(default=list, verbose_name=_("后端"))
+    entry_point = models.JSONField(default=dict, verbose_name=_("入口函数"))
+    dtypes = models.JSONField(default=list, verbose_name=_("数据类型"))
+    tolerances = models.JSONField(default=dict, verbose_name=_("误差容限"))
+    tests = models.JSONField(default=list, verbose_name=_("公开测试"))
+    benchmarks = models.JSONField(default=list, verbose_name=_("计时规模"))
+    scoring = models.JSONField(default=dict, verbose_name=_("计分规则"))
+    bound = models.CharField(max_length=16, blank=True, verbose_name=_("瓶颈类型"))
+    content_sha256 = models.CharField(max_length=64, blank=True, verbose_name=_("内容哈希"))
+    synced_at = models.DateTimeField(null=True, blank=True, verbose_name=_("同步时间"))
+    active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"), verbose_name=_("在用"))
     # The publishing gate: the package hash whose solutions and exploit suite last got every
     # expected verdict (`check_problem`); an assignment is published only while it equals
     # content_sha256.
-    checked_sha256 = models.CharField(max_length=64, blank=True)
-    checked_at = models.DateTimeField(null=True, blank=True)
-    check_report = models.JSONField(default=dict, blank=True)
+    checked_sha256 = models.CharField(max_length=64, blank=True, verbose_name=_("已检查的内容哈希"))
+    checked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("检查时间"))
+    check_report = models.JSONField(default=dict, blank=True, verbose_name=_("检查报告"))
 
     objects = ProblemQuerySet.as_manager()
 
@@ -73,7 +73,7 @@ class Problem(models.Model):
         verbose_name_plural = _("实验题目")
 
     def __str__(self) -> str:
-        return f"{self.slug} · {self.title_zh}"
+        return self.title_zh
 
     @property
     def publishable(self) -> bool:
@@ -117,7 +117,9 @@ class AssignmentQuerySet(models.QuerySet):
 class Assignment(models.Model):
     """A problem published to students with points, due date, late window and grading hardware."""
 
-    problem = models.ForeignKey(Problem, on_delete=models.PROTECT, related_name="assignments")
+    problem = models.ForeignKey(
+        Problem, on_delete=models.PROTECT, related_name="assignments", verbose_name=_("题目")
+    )
     title = models.CharField(_("名称"), max_length=200, blank=True)
     points = models.DecimalField(
         _("分值"),
@@ -161,7 +163,7 @@ class Assignment(models.Model):
     rate_limit_minutes = models.PositiveIntegerField(
         _("限流窗口（分钟）"), default=10, validators=[MinValueValidator(1)]
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
 
     objects = AssignmentQuerySet.as_manager()
 
@@ -255,38 +257,53 @@ class Submission(models.Model):
 
     PENDING = (Status.QUEUED, Status.RUNNING)
 
-    assignment = models.ForeignKey(Assignment, on_delete=models.PROTECT, related_name="submissions")
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lab_submissions"
+    assignment = models.ForeignKey(
+        Assignment, on_delete=models.PROTECT, related_name="submissions", verbose_name=_("实验作业")
     )
-    backend = models.CharField(max_length=16)
-    source = models.TextField()
-    sha256 = models.CharField(max_length=64)
-    via = models.CharField(max_length=8, default="web")  # web | cli
-    created_at = models.DateTimeField(db_index=True)
-    late = models.BooleanField(default=False)
-    status = models.CharField(max_length=24, choices=Status.choices, default=Status.QUEUED)
-    phase = models.CharField(max_length=16, blank=True)
-    queue = models.CharField(max_length=64)
-    round = models.PositiveIntegerField(default=1, help_text=_("第几轮评测（重测加一）"))
-    dispatches = models.PositiveIntegerField(default=0, help_text=_("本轮已派发次数"))
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    score = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="lab_submissions",
+        verbose_name=_("学生"),
+    )
+    backend = models.CharField(max_length=16, verbose_name=_("后端"))
+    source = models.TextField(verbose_name=_("源码"))
+    sha256 = models.CharField(max_length=64, verbose_name=_("源码哈希"))
+    via = models.CharField(max_length=8, default="web", verbose_name=_("提交方式"))  # web | cli
+    created_at = models.DateTimeField(db_index=True, verbose_name=_("提交时间"))
+    late = models.BooleanField(default=False, verbose_name=_("迟交"))
+    status = models.CharField(
+        max_length=24, choices=Status.choices, default=Status.QUEUED, verbose_name=_("状态")
+    )
+    phase = models.CharField(max_length=16, blank=True, verbose_name=_("阶段"))
+    queue = models.CharField(max_length=64, verbose_name=_("队列"))
+    round = models.PositiveIntegerField(
+        default=1, help_text=_("第几轮评测（重测加一）"), verbose_name=_("轮次")
+    )
+    dispatches = models.PositiveIntegerField(
+        default=0, help_text=_("本轮已派发次数"), verbose_name=_("派发次数")
+    )
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("开始时间"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("完成时间"))
+    score = models.DecimalField(
+        max_digits=7, decimal_places=2, null=True, blank=True, verbose_name=_("得分")
+    )
     # A TA's replacement for this one submission's automatic score (the item is then re-derived
     # from the best submission); an item-wide override lives in the gradebook instead.
     score_override = models.DecimalField(
         _("本次提交的人工改分"), max_digits=7, decimal_places=2, null=True, blank=True
     )
     score_override_reason = models.CharField(_("改分原因"), max_length=500, blank=True)
-    counts_as_attempt = models.BooleanField(default=True)
-    median_ms = models.FloatField(null=True, blank=True)
-    speedup = models.FloatField(null=True, blank=True)
-    roofline_fraction = models.FloatField(null=True, blank=True)
-    device_name = models.CharField(max_length=200, blank=True)
+    counts_as_attempt = models.BooleanField(default=True, verbose_name=_("计入提交次数"))
+    median_ms = models.FloatField(null=True, blank=True, verbose_name=_("中位时间 (ms)"))
+    speedup = models.FloatField(null=True, blank=True, verbose_name=_("加速比"))
+    roofline_fraction = models.FloatField(null=True, blank=True, verbose_name=_("屋顶线比例"))
+    device_name = models.CharField(max_length=200, blank=True, verbose_name=_("设备"))
     flagged = models.BooleanField(_("已标记"), default=False)
     flag_reason = models.CharField(_("标记原因"), max_length=300, blank=True)
     staff_comment = models.TextField(_("助教评语（学生可见）"), blank=True)
+    # A "run public tests" request: graded on the CPU path, never scored, never an attempt.
+    practice = models.BooleanField(_("仅运行公开测试"), default=False)
 
     objects = SubmissionQuerySet.as_manager()
 
@@ -305,7 +322,7 @@ class Submission(models.Model):
         indexes = [models.Index(fields=["assignment", "student", "created_at"])]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.assignment.problem.slug} {self.student} {self.status}"
+        return f"#{self.pk} {self.assignment.problem.title_zh} {self.student} {self.get_status_display()}"
 
     @property
     def effective_score(self):
@@ -342,7 +359,9 @@ class GradingJob(models.Model):
         ordering = ("-enqueued_at",)
 
     def __str__(self) -> str:
-        return f"job of #{self.submission_id} round {self.round}"
+        return str(
+            _("提交 #%(s)d 第 %(r)d 轮的评测任务") % {"s": self.submission_id, "r": self.round}
+        )
 
 
 class SubmissionResult(models.Model):
@@ -360,22 +379,22 @@ class SubmissionResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"result of #{self.submission_id} round {self.round}"
+        return str(_("提交 #%(s)d 第 %(r)d 轮的结果") % {"s": self.submission_id, "r": self.round})
 
 
 class WorkerNode(models.Model):
     """A grading host's credential and its last heartbeat. `kind` is "cpu" or a GPU kind."""
 
-    name = models.CharField(max_length=100, unique=True)
-    kind = models.CharField(max_length=32)
+    name = models.CharField(max_length=100, unique=True, verbose_name=_("名称"))
+    kind = models.CharField(max_length=32, verbose_name=_("类型"))
     # The exact device model (torch.cuda.get_device_name) the web side computes physical floors
     # for; blank = the fastest device of `kind`, so no honest kernel on any variant is refused.
-    device = models.CharField(max_length=100, blank=True)
-    token_hash = models.CharField(max_length=64, unique=True)
-    active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_heartbeat_at = models.DateTimeField(null=True, blank=True)
-    info = models.JSONField(default=dict, blank=True)
+    device = models.CharField(max_length=100, blank=True, verbose_name=_("设备"))
+    token_hash = models.CharField(max_length=64, unique=True, verbose_name=_("令牌哈希"))
+    active = models.BooleanField(default=True, verbose_name=_("启用"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
+    last_heartbeat_at = models.DateTimeField(null=True, blank=True, verbose_name=_("最近心跳"))
+    info = models.JSONField(default=dict, blank=True, verbose_name=_("信息"))
 
     class Meta:
         ordering = ("kind", "name")
@@ -389,11 +408,15 @@ class WorkerNode(models.Model):
 class RegradeRun(models.Model):
     """Audit row of a staff regrade (dry run or applied) with the list of score changes."""
 
-    assignment = models.ForeignKey(Assignment, on_delete=models.PROTECT, related_name="regrades")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
-    dry_run = models.BooleanField()
-    changes = models.JSONField(default=list)
-    at = models.DateTimeField()
+    assignment = models.ForeignKey(
+        Assignment, on_delete=models.PROTECT, related_name="regrades", verbose_name=_("实验作业")
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("操作人")
+    )
+    dry_run = models.BooleanField(verbose_name=_("仅预览"))
+    changes = models.JSONField(default=list, verbose_name=_("变更"))
+    at = models.DateTimeField(verbose_name=_("时间"))
 
     class Meta:
         ordering = ("-at",)
@@ -401,4 +424,30 @@ class RegradeRun(models.Model):
         verbose_name_plural = _("重新计分记录")
 
     def __str__(self) -> str:
-        return f"regrade #{self.pk} ({'dry run' if self.dry_run else 'applied'})"
+        kind = _("预览") if self.dry_run else _("已应用")
+        return f"#{self.pk} ({kind})"
+
+
+class Draft(models.Model):
+    """The editor's code, autosaved per student, problem and backend on the server, so it follows the
+    student to another machine and survives every refused submission."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lab_drafts"
+    )
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
+    backend = models.CharField(max_length=16)
+    source = models.TextField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("代码草稿")
+        verbose_name_plural = _("代码草稿")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["student", "problem", "backend"], name="lab_draft_one_per_backend"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.problem.slug} {self.backend} {self.student}"

@@ -75,8 +75,34 @@ def lab_index(user) -> list[AssignmentRow]:
             stats.get(a.pk, {}).get("best"),
             last.get(a.pk),
         )
-        for a in assignments.order_by("due_at", "pk")
+        for a in sorted(assignments.order_by("due_at", "pk"), key=_course_order)
     ]
+
+
+# The exercises in the order the course sets them (easiest first, as the lab handout numbers them);
+# a problem not listed follows them, by its first practised section.
+COURSE_ORDER = (
+    "vector-add",
+    "sum-reduction",
+    "histogram",
+    "transpose",
+    "softmax",
+    "layernorm",
+    "matmul",
+    "conv2d",
+    "flash-attention",
+)
+
+
+def _course_order(assignment: Assignment) -> tuple[int, int, int]:
+    slug = assignment.problem.slug
+    if slug in COURSE_ORDER:
+        return COURSE_ORDER.index(slug), 0, 0
+    for anchor in assignment.problem.sections or []:
+        parts = anchor.split("-")
+        if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+            return len(COURSE_ORDER), int(parts[1]), int(parts[2])
+    return len(COURSE_ORDER), 999, 999  # the sort is stable: then by due date
 
 
 def assignment_for_problem(user, problem: Problem) -> Assignment | None:

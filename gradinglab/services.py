@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from gradebook.models import Grade, GradeItem
@@ -82,14 +83,15 @@ WrongWorker = result_check.WrongWorker
 def _check_source(assignment: Assignment, backend: str, source: str) -> None:
     if backend not in assignment.problem.backends:
         raise SubmissionError(
-            f"后端 {backend!r} 不可用；本题提供：{', '.join(assignment.problem.backends)}"
+            gettext("后端 %(b)s 不可用；本题提供：%(all)s")
+            % {"b": backend, "all": ", ".join(assignment.problem.backends)}
         )
     if not source.strip():
-        raise SubmissionError("提交的代码为空")
+        raise SubmissionError(gettext("提交的代码为空"))
     if len(source.encode("utf-8")) > conf.MAX_SOURCE_BYTES:
-        raise SubmissionError(f"代码超过 {conf.MAX_SOURCE_BYTES // 1024} KiB")
+        raise SubmissionError(gettext("代码超过 %(n)d KiB") % {"n": conf.MAX_SOURCE_BYTES // 1024})
     if "\x00" in source:
-        raise SubmissionError("代码中含有 NUL 字节")
+        raise SubmissionError(gettext("代码中含有 NUL 字节"))
 
 
 def _precheck(assignment: Assignment, backend: str, source: str) -> precheck.Verdict:
@@ -109,41 +111,48 @@ def _precheck(assignment: Assignment, backend: str, source: str) -> precheck.Ver
 def _check_window(assignment: Assignment, now: datetime) -> bool:
     """Raises SubmissionClosed outside the window; returns True when the submission is late."""
     if not assignment.published:
-        raise SubmissionClosed("该实验尚未发布")
+        raise SubmissionClosed(gettext("该实验尚未发布"))
     if assignment.gpu_kind and assignment.gpu_kind not in settings.GPU_KINDS:
         # Saved before kinds were validated, or PDC_GPU_KINDS changed: no worker consumes it.
-        raise SubmissionClosed(f"该实验的评测硬件 {assignment.gpu_kind!r} 未配置，请联系助教")
+        raise SubmissionClosed(
+            gettext("该实验的评测硬件 %(kind)s 未配置，请联系助教") % {"kind": assignment.gpu_kind}
+        )
     if assignment.opens_at and now < assignment.opens_at:
         raise SubmissionClosed(
-            f"该实验于 {timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M} 开放"
+            gettext("该实验于 %(at)s 开放")
+            % {"at": f"{timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M}"}
         )
     if assignment.due_at is None or now <= assignment.due_at:
         return False
     if assignment.late_until and now <= assignment.late_until:
         return True
+    closed_at = timezone.localtime(assignment.late_until or assignment.due_at)
     raise SubmissionClosed(
-        f"已过截止时间 {timezone.localtime(assignment.late_until or assignment.due_at):%Y-%m-%d %H:%M}，不再接受提交"
+        gettext("已过截止时间 %(at)s，不再接受提交") % {"at": f"{closed_at:%Y-%m-%d %H:%M}"}
     )
 
 
-def _check_rate(assignment: Assignment, student: AbstractBaseUser, now: datetime) -> None:
-    window = timedelta(minutes=assignment.rate_limit_minutes)
+def _check_rate(
+    assignment: Assignment, student: AbstractBaseUser, now: datetime, *, practice: bool = False
+) -> None:
+    """Graded submissions and practice runs ("run public tests") have separate windows."""
+    if practice:
+        minutes, count = conf.PRACTICE_RATE_MINUTES, conf.PRACTICE_RATE_COUNT
+        rows = Submission.objects.filter(practice=True)
+    else:
+        minutes, count = assignment.rate_limit_minutes, assignment.rate_limit_count
+        rows = Submission.objects.filter(counts_as_attempt=True, practice=False)
+    window = timedelta(minutes=minutes)
     recent = list(
-        Submission.objects.filter(
-            assignment=assignment,
-            student=student,
-            counts_as_attempt=True,
-            created_at__gt=now - window,
-        )
+        rows.filter(assignment=assignment, student=student, created_at__gt=now - window)
         .order_by("created_at")
         .values_list("created_at", flat=True)
     )
-    if len(recent) >= assignment.rate_limit_count:
-        next_at = recent[len(recent) - assignment.rate_limit_count] + window
+    if len(recent) >= count:
+        next_at = recent[len(recent) - count] + window
         raise RateLimited(
-            f"提交过于频繁：每 {assignment.rate_limit_minutes} 分钟最多 "
-            f"{assignment.rate_limit_count} 次。下次可提交时间："
-            f"{timezone.localtime(next_at):%Y-%m-%d %H:%M:%S}",
+            gettext("提交过于频繁：每 %(m)d 分钟最多 %(n)d 次。下次可提交时间：%(at)s")
+            % {"m": minutes, "n": count, "at": f"{timezone.localtime(next_at):%Y-%m-%d %H:%M:%S}"},
             next_at,
         )
 
@@ -157,15 +166,19 @@ def submission_create(
     source: str,
     via: str = "web",
     now: datetime | None = None,
+    practice: bool = False,
 ) -> Submission:
-    """Store the submission (status queued) and enqueue its grading job after commit."""
+    """Store the submission (status queued) and enqueue its grading job after commit.
+
+    A practice run (`practice=True`) runs the public tests on the CPU path; it is never scored and
+    never counts as an attempt, and has its own rate limit."""
     now = now or timezone.now()
     source = source.replace("\r\n", "\n")
     _check_source(assignment, backend, source)
     late = _check_window(assignment, now)
     # Serialise one student's submissions to one assignment so the rate limit cannot be raced.
     get_user_model().objects.select_for_update().filter(pk=student.pk).first()
-    _check_rate(assignment, student, now)
+    _check_rate(assignment, student, now, practice=practice)
     verdict = _precheck(assignment, backend, source)
     submission = Submission.objects.create(
         assignment=assignment,
@@ -176,7 +189,9 @@ def submission_create(
         via=via,
         created_at=now,
         late=late,
-        queue=assignment.queue_name,
+        queue="grade-cpu" if practice else assignment.queue_name,
+        practice=practice,
+        counts_as_attempt=not practice,
         flagged=bool(verdict.flagged),
         flag_reason=verdict.flag_reason() if verdict.flagged else "",
     )
@@ -286,8 +301,8 @@ def _finish(
     )
     timing = document.get("timing") or {}
     submission.status, submission.phase, submission.finished_at = document["status"], "", now
-    submission.counts_as_attempt = bool(document["gradable"])
-    submission.score = submission_score(submission, document)
+    submission.counts_as_attempt = bool(document["gradable"]) and not submission.practice
+    submission.score = None if submission.practice else submission_score(submission, document)
     submission.median_ms = timing.get("median_ms")
     submission.speedup = timing.get("speedup_vs_reference")
     submission.roofline_fraction = timing.get("roofline_fraction")
@@ -331,6 +346,7 @@ def assignment_grade_item(assignment: Assignment) -> GradeItem:
     return grade_item_ensure(
         key=assignment.grade_item_key,
         title=f"实验：{assignment.display_title}",
+        title_en=f"Lab: {assignment.title or assignment.problem.title_en or assignment.problem.slug}",
         kind="lab",
         category="lab",
         max_points=assignment.points,

@@ -8,6 +8,7 @@ urlpatterns = [
     path("workers/", views.workers_panel, name="workers"),
     path("problems/<slug:slug>/", views.problem_detail, name="problem"),
     path("problems/<slug:slug>/submit/", views.submit, name="submit"),
+    path("problems/<slug:slug>/draft/", views.draft_autosave, name="draft"),
     path("problems/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("problems/<slug:slug>/starter/<str:backend>/", views.starter_download, name="starter"),
     path("submissions/diff/", views.submission_diff, name="diff"),

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import get_language
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from gradinglab import conf, selectors, services
+from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Problem, Submission
 from gradinglab.scoring import point_split
 from lectures.rendering import highlight_code
@@ -38,12 +39,17 @@ def _problem_or_404(request: HttpRequest, slug: str) -> Problem:
     return get_object_or_404(Problem.objects.visible_to(request.user), slug=slug)
 
 
-def _section_links(sections: list[str]) -> list[tuple[str, str]]:
+def _section_links(sections: list[str]) -> list[tuple[str, str, str]]:
+    """(§5.13, the section's title, its URL) for each practised section anchor sec-<lecture>-<n>."""
+    from lectures.models import Section
+
+    titles = dict(Section.objects.filter(slug__in=sections).values_list("slug", "title"))
     links = []
     for anchor in sections:
-        parts = anchor.split("-")  # sec-<lecture>-<section>
+        parts = anchor.split("-")
         if len(parts) == 3 and parts[1].isdigit():
-            links.append((anchor, f"/lectures/{parts[1]}/#{anchor}"))
+            label = "§" + ".".join(parts[1:])
+            links.append((label, titles.get(anchor, ""), f"/lectures/{parts[1]}/#{anchor}"))
     return links
 
 
@@ -57,23 +63,55 @@ def _starters(problem: Problem) -> dict[str, str]:
     return {b: package.starter(b) for b in problem.backends if package.starter_path(b).exists()}
 
 
-@login_required
-@require_GET
-def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    problem = _problem_or_404(request, slug)
+def _problem_context(
+    request: HttpRequest,
+    problem: Problem,
+    *,
+    source: str | None = None,
+    backend: str | None = None,
+    error: str = "",
+) -> dict:
+    """The problem page. `source`/`backend` put the student's posted code back into the editor."""
     assignment = selectors.assignment_for_problem(request.user, problem)
     submissions = selectors.submissions_of(request.user, assignment) if assignment else []
-    context = {
+    starters = _starters(problem)
+    drafts = drafts_of(request.user, problem)
+    first = problem.backends[0] if problem.backends else ""
+    if backend not in problem.backends:
+        latest = max(drafts.values(), key=lambda d: d.updated_at, default=None)
+        backend = latest.backend if latest else first
+    shown = drafts.get(backend)
+    if source is None:
+        source = shown.source if shown else starters.get(backend, "")
+    return {
         "problem": problem,
         "title": problem.title_for(_lang()),
         "statement": problem.statement_for(_lang()),
+        "statement_lang": "en" if _lang() == "en" and problem.statement_en_html else "zh",
         "assignment": assignment,
         "section_links": _section_links(problem.sections),
-        "starters": _starters(problem),
+        "tolerances": [
+            (dt, problem.tolerances[dt]) for dt in problem.dtypes if dt in problem.tolerances
+        ],
+        "starters": starters,
+        "drafts": {b: d.source for b, d in drafts.items()},
+        "draft_saved_at": shown.updated_at if shown else None,
+        "editor_source": source,
+        "backend_selected": backend,
+        "submit_error": error,
         "submissions": submissions,
-        "chart": selectors.chart_series(submissions),
+        "chart": {
+            **selectors.chart_series(submissions),
+            "names": {
+                "median_ms": gettext("中位时间 (ms)"),
+                "speedup": gettext("加速比"),
+                "roofline_pct": gettext("屋顶线比例 %"),
+            },
+        },
         "has_timing": any(s.median_ms is not None for s in submissions),
         "source_cap_kib": conf.MAX_SOURCE_BYTES // 1024,
+        "practice_rate_count": conf.PRACTICE_RATE_COUNT,
+        "practice_rate_minutes": conf.PRACTICE_RATE_MINUTES,
         "kinds": selectors.leaderboard_kinds(problem),
         # One scale: the rule in the assignment's points, never the package's 60 / 100.
         "split": point_split(
@@ -82,7 +120,13 @@ def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if assignment
         else None,
     }
-    return render(request, "gradinglab/problem.html", context)
+
+
+@login_required
+@require_GET
+def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    problem = _problem_or_404(request, slug)
+    return render(request, "gradinglab/problem.html", _problem_context(request, problem))
 
 
 @login_required
@@ -98,30 +142,76 @@ def starter_download(request: HttpRequest, slug: str, backend: str) -> HttpRespo
     return response
 
 
+def _uploaded_source(request: HttpRequest) -> str | None:
+    """The uploaded file as text (None: no upload). Refusals are SubmissionError, before reading."""
+    upload = request.FILES.get("file")
+    if upload is None:
+        return None
+    if upload.size > conf.MAX_SOURCE_BYTES:
+        raise services.SubmissionError(
+            gettext("上传的文件超过 %(n)d KiB，没有提交；编辑器中的代码已保留。")
+            % {"n": conf.MAX_SOURCE_BYTES // 1024}
+        )
+    try:
+        return upload.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise services.SubmissionError(
+            gettext("上传的文件不是 UTF-8 文本，没有提交；编辑器中的代码已保留。")
+        ) from exc
+
+
 @login_required
 @require_POST
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Submit for grading, or (action=test) run the public tests without using an attempt.
+
+    A refusal re-renders the page with the editor's code and the error beside the button."""
     problem = _problem_or_404(request, slug)
     assignment = selectors.assignment_for_problem(request.user, problem)
     if assignment is None:
         raise Http404("no assignment for this problem")
-    upload = request.FILES.get("file")
+    backend = request.POST.get("backend", "")
+    typed = request.POST.get("source", "")
     try:
-        source = upload.read().decode("utf-8") if upload else request.POST.get("source", "")
-    except UnicodeDecodeError:
-        messages.error(request, "上传的文件不是 UTF-8 文本")
-        return redirect("gradinglab:problem", slug=slug)
+        draft_save(student=request.user, problem=problem, backend=backend, source=typed)
+    except DraftError:
+        pass  # the editor keeps the code either way; the submission check reports the reason
     try:
+        uploaded = _uploaded_source(request)
         sub = services.submission_create(
             student=request.user,
             assignment=assignment,
-            backend=request.POST.get("backend", ""),
-            source=source,
+            backend=backend,
+            source=typed if uploaded is None else uploaded,
+            practice=request.POST.get("action") == "test",
         )
     except services.SubmissionError as exc:
-        messages.error(request, str(exc))
-        return redirect("gradinglab:problem", slug=slug)
+        status = 429 if isinstance(exc, services.RateLimited) else 400
+        context = _problem_context(request, problem, source=typed, backend=backend, error=str(exc))
+        return render(request, "gradinglab/problem.html", context, status=status)
     return redirect("gradinglab:submission", pk=sub.pk)
+
+
+@login_required
+@require_POST
+def draft_autosave(request: HttpRequest, slug: str) -> JsonResponse:
+    problem = _problem_or_404(request, slug)
+    try:
+        draft = draft_save(
+            student=request.user,
+            problem=problem,
+            backend=request.POST.get("backend", ""),
+            source=request.POST.get("source", ""),
+        )
+    except DraftError as exc:
+        return JsonResponse({"saved": False, "error": str(exc)}, status=400)
+    saved_at = timezone.localtime(draft.updated_at)
+    return JsonResponse(
+        {
+            "saved": True,
+            "message": gettext("草稿已保存 %(t)s") % {"t": f"{saved_at:%H:%M:%S}"},
+        }
+    )
 
 
 def _submission_or_404(request: HttpRequest, pk: int) -> Submission:
@@ -229,6 +319,6 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def workers_panel(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "gradinglab/partials/workers.html", {"workers": selectors.workers_status()}
-    )
+    """The htmx-polled panel of the lab index; opened directly it is a full page."""
+    template = "gradinglab/partials/workers.html" if request.htmx else "gradinglab/workers.html"
+    return render(request, template, {"workers": selectors.workers_status()})

@@ -11,6 +11,7 @@ import hashlib
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from lectures.models import Lecture, Section
 
@@ -24,7 +25,8 @@ def slot(section_id: int) -> str:
 
 def lecture_body_html(lecture: Lecture) -> str:
     """The shared page body, cached per lecture revision."""
-    key = f"lectures:body:{lecture.pk}:{lecture.revision}"
+    # The body holds translated labels (the TOC heading), so each language has its own copy.
+    key = f"lectures:body:{lecture.pk}:{lecture.revision}:{get_language()}"
     html = cache.get(key)
     if html is None:
         sections = list(lecture.sections.order_by("order"))

@@ -18,18 +18,22 @@ class Lecture(models.Model):
     title = models.CharField(_("标题"), max_length=200)
     module = models.CharField(_("模块"), max_length=50)
     overview_md = models.TextField(_("概述（Markdown）"))
-    overview_html = models.TextField(editable=False, default="")
+    overview_html = models.TextField(editable=False, default="", verbose_name=_("概述（HTML）"))
     intro_md = models.TextField(_("导言（Markdown）"), blank=True, default="")
-    intro_html = models.TextField(editable=False, default="")
+    intro_html = models.TextField(editable=False, default="", verbose_name=_("导言（HTML）"))
     source_path = models.CharField(_("源文件"), max_length=300, editable=False, default="")
-    content_hash = models.CharField(max_length=64, editable=False, default="")
+    content_hash = models.CharField(
+        max_length=64, editable=False, default="", verbose_name=_("内容哈希")
+    )
     # Hash of title, module, overview and introduction as last imported: when the row's own
     # fields no longer hash to it, staff edited them in the admin ("" = not known yet).
-    header_hash = models.CharField(max_length=64, editable=False, default="")
+    header_hash = models.CharField(
+        max_length=64, editable=False, default="", verbose_name=_("头部哈希")
+    )
     imported_at = models.DateTimeField(_("导入时间"), null=True, editable=False)
     # Bumped by every import change and staff edit; cached pages are keyed on it, so a page cached
     # in any web process goes stale the moment this row changes.
-    revision = models.PositiveIntegerField(default=0, editable=False)
+    revision = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("版本"))
 
     objects = LectureQuerySet.as_manager()
 
@@ -45,24 +49,33 @@ class Lecture(models.Model):
 class Section(models.Model):
     """A numbered heading of a lecture: ``N.M`` (level 2) or ``N.M.K`` (level 3)."""
 
-    lecture = models.ForeignKey(Lecture, on_delete=models.CASCADE, related_name="sections")
+    lecture = models.ForeignKey(
+        Lecture, on_delete=models.CASCADE, related_name="sections", verbose_name=_("讲")
+    )
     parent = models.ForeignKey(
-        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("上级小节"),
     )
     number = models.CharField(_("编号"), max_length=20)
     slug = models.SlugField(_("锚点"), max_length=40)
-    level = models.PositiveSmallIntegerField(default=2)
-    order = models.PositiveIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=2, verbose_name=_("层级"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("顺序"))
     title = models.CharField(_("标题"), max_length=300)
-    title_html = models.TextField(editable=False, default="")
+    title_html = models.TextField(editable=False, default="", verbose_name=_("标题（HTML）"))
     body_md = models.TextField(_("正文（Markdown）"), blank=True, default="")
-    body_html = models.TextField(editable=False, default="")
+    body_html = models.TextField(editable=False, default="", verbose_name=_("正文（HTML）"))
     # Denormalised, lower-cased plain text for search (works the same on PostgreSQL and SQLite).
-    search_title = models.TextField(editable=False, default="")
-    search_headings = models.TextField(editable=False, default="")
-    search_body = models.TextField(editable=False, default="")
+    search_title = models.TextField(editable=False, default="", verbose_name=_("搜索用标题"))
+    search_headings = models.TextField(editable=False, default="", verbose_name=_("搜索用小标题"))
+    search_body = models.TextField(editable=False, default="", verbose_name=_("搜索用正文"))
     # sha256 of title + body as written by the last import; differs once staff edit the row.
-    import_hash = models.CharField(max_length=64, editable=False, default="")
+    import_hash = models.CharField(
+        max_length=64, editable=False, default="", verbose_name=_("导入哈希")
+    )
     edited_at = models.DateTimeField(_("人工修改时间"), null=True, blank=True, editable=False)
     edited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -71,6 +84,7 @@ class Section(models.Model):
         blank=True,
         editable=False,
         related_name="+",
+        verbose_name=_("修改人"),
     )
 
     class Meta:
@@ -106,11 +120,13 @@ class SectionRead(models.Model):
 class CoursePage(models.Model):
     """Course-level pages imported from ``content/course/`` (course map, 考前速查)."""
 
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(unique=True, verbose_name=_("短名"))
     title = models.CharField(_("标题"), max_length=200)
     body_md = models.TextField(_("正文（Markdown）"))
-    body_html = models.TextField(editable=False, default="")
-    content_hash = models.CharField(max_length=64, editable=False, default="")
+    body_html = models.TextField(editable=False, default="", verbose_name=_("正文（HTML）"))
+    content_hash = models.CharField(
+        max_length=64, editable=False, default="", verbose_name=_("内容哈希")
+    )
 
     class Meta:
         verbose_name = _("课程页面")

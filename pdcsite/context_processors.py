@@ -1,12 +1,16 @@
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.roles import is_staff_member
+
+# The default course name, so that makemessages records it and English pages show its msgstr.
+gettext_noop("并行与分布式计算（AI 方向）")
 
 
 def site(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     return {
-        "COURSE_NAME": settings.PDC_COURSE_NAME,
+        "COURSE_NAME": gettext(settings.PDC_COURSE_NAME),
         "is_course_staff": bool(user and user.is_authenticated and is_staff_member(user)),
     }

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "quizzes",
     "gradinglab",
     "staffdesk",
+    "dashboard",
 ]
 
 MIDDLEWARE = [

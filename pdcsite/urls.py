@@ -7,6 +7,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("status/", views.status, name="status"),
+    # Browsers ask for /favicon.ico whatever the page's <link rel=icon> says; answer, don't 404.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("lectures/", include("lectures.urls")),

@@ -2,7 +2,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
 from accounts.roles import is_staff_member
@@ -11,7 +12,9 @@ from pdcsite.status import site_status
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    from dashboard.selectors import home_for
+
+    return render(request, "home.html", home_for(request.user))
 
 
 @never_cache
@@ -33,3 +36,8 @@ def status(request: HttpRequest) -> HttpResponse:
     if not is_staff_member(request.user):
         raise PermissionDenied
     return render(request, "status.html", site_status())
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page's <link rel=icon> says: send them the SVG."""
+    return redirect(static("favicon.svg"), permanent=True)

@@ -41,14 +41,20 @@ class Question(models.Model):
     stem_en = models.TextField(_("题干（英文）"), blank=True)
     explanation_en = models.TextField(_("解析（英文）"), blank=True)
     points = models.DecimalField(_("分值"), max_digits=6, decimal_places=2, default=Decimal("1"))
-    answer_bool = models.BooleanField(null=True, blank=True)
-    answer_number = models.DecimalField(max_digits=20, decimal_places=8, null=True, blank=True)
-    abs_tol = models.DecimalField(max_digits=20, decimal_places=8, default=Decimal("0"))
-    rel_tol = models.DecimalField(max_digits=10, decimal_places=8, default=Decimal("0"))
+    answer_bool = models.BooleanField(null=True, blank=True, verbose_name=_("判断题答案"))
+    answer_number = models.DecimalField(
+        max_digits=20, decimal_places=8, null=True, blank=True, verbose_name=_("数值答案")
+    )
+    abs_tol = models.DecimalField(
+        max_digits=20, decimal_places=8, default=Decimal("0"), verbose_name=_("绝对容差")
+    )
+    rel_tol = models.DecimalField(
+        max_digits=10, decimal_places=8, default=Decimal("0"), verbose_name=_("相对容差")
+    )
     unit = models.CharField(_("单位"), max_length=32, blank=True)
     unit_en = models.CharField(_("单位（英文）"), max_length=32, blank=True)
     generator = models.CharField(_("生成器"), max_length=64, blank=True)
-    source_file = models.CharField(max_length=200, blank=True)
+    source_file = models.CharField(max_length=200, blank=True, verbose_name=_("来源文件"))
     # Who owns the row: a bank file (import_quizzes keeps it in step with the file) or the staff
     # pages (import never overwrites it; staff export it to the YAML format to keep it in git).
     origin = models.CharField(
@@ -57,7 +63,7 @@ class Question(models.Model):
         choices=[("file", _("题库文件")), ("staff", _("网页编写"))],
         default="file",
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("更新时间"))
 
     class Meta:
         ordering = ("lecture", "bank_id")
@@ -199,8 +205,10 @@ class Quiz(models.Model):
     review_points_closed = models.BooleanField(_("截止后：得分"), default=True)
     review_right_answer_closed = models.BooleanField(_("截止后：正确答案"), default=True)
     review_explanation_closed = models.BooleanField(_("截止后：解析"), default=True)
-    questions = models.ManyToManyField(Question, through="QuizQuestion", related_name="quizzes")
-    created_at = models.DateTimeField(auto_now_add=True)
+    questions = models.ManyToManyField(
+        Question, through="QuizQuestion", related_name="quizzes", verbose_name=_("题目")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
 
     objects = QuizQuerySet.as_manager()
 
@@ -308,24 +316,41 @@ class Attempt(models.Model):
         IN_PROGRESS = "in_progress", _("作答中")
         SUBMITTED = "submitted", _("已提交")
 
-    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="attempts")
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
+    quiz = models.ForeignKey(
+        Quiz, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("测验")
     )
-    number = models.PositiveIntegerField()
-    seed = models.BigIntegerField(help_text=_("参数化题目与打乱顺序的种子"))
-    question_ids = models.JSONField(default=list, help_text=_("本次作答抽到的题目（按显示顺序）"))
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="quiz_attempts",
+        verbose_name=_("学生"),
+    )
+    number = models.PositiveIntegerField(verbose_name=_("第几次"))
+    seed = models.BigIntegerField(
+        help_text=_("参数化题目与打乱顺序的种子"), verbose_name=_("随机种子")
+    )
+    question_ids = models.JSONField(
+        default=list, help_text=_("本次作答抽到的题目（按显示顺序）"), verbose_name=_("题目")
+    )
     # {question id: points} fixed when the attempt starts (picked questions' points in the quiz,
     # or the drawing rule's); a question missing here is worth its bank points.
-    points_map = models.JSONField(default=dict, blank=True)
-    state = models.CharField(max_length=16, choices=State.choices, default=State.IN_PROGRESS)
-    started_at = models.DateTimeField()
-    deadline = models.DateTimeField(null=True, blank=True, help_text=_("服务器端的作答截止时刻"))
-    submitted_at = models.DateTimeField(null=True, blank=True)
-    auto_submitted = models.BooleanField(default=False)
-    late = models.BooleanField(default=False)
-    raw_score = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
-    raw_max = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
+    points_map = models.JSONField(default=dict, blank=True, verbose_name=_("每题分值"))
+    state = models.CharField(
+        max_length=16, choices=State.choices, default=State.IN_PROGRESS, verbose_name=_("状态")
+    )
+    started_at = models.DateTimeField(verbose_name=_("开始时间"))
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text=_("服务器端的作答截止时刻"), verbose_name=_("截止时刻")
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("提交时间"))
+    auto_submitted = models.BooleanField(default=False, verbose_name=_("自动提交"))
+    late = models.BooleanField(default=False, verbose_name=_("迟交"))
+    raw_score = models.DecimalField(
+        max_digits=8, decimal_places=3, null=True, blank=True, verbose_name=_("原始分")
+    )
+    raw_max = models.DecimalField(
+        max_digits=8, decimal_places=3, null=True, blank=True, verbose_name=_("原始满分")
+    )
     score = models.DecimalField(
         _("得分"),
         max_digits=8,

@@ -257,17 +257,21 @@ def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
     )
     fractions: dict[tuple[int, int], Decimal] = {}
     selections: dict[tuple[int, str], int] = {}
+    answered: set[tuple[int, int]] = set()
     for answer in Answer.objects.filter(attempt__in=attempts).only(
         "attempt_id", "question_id", "fraction", "selected", "value"
     ):
         fractions[(answer.attempt_id, answer.question_id)] = answer.fraction or Decimal(0)
+        if answer.selected or answer.value:
+            answered.add((answer.attempt_id, answer.question_id))
         for key in answer.selected or ([answer.value] if answer.value in ("true", "false") else []):
             selections[(answer.question_id, key)] = selections.get((answer.question_id, key), 0) + 1
     group = max(1, round(len(attempts) * DISCRIMINATION_GROUP)) if len(attempts) >= 2 else 0
     lower, upper = attempts[:group], attempts[len(attempts) - group :] if group else []
     stats = []
     for question in _pool_questions(quiz):
-        took = [a for a in attempts if question.pk in a.question_ids]
+        # Facility is over the students who answered: a blank is not evidence about difficulty.
+        took = [a for a in attempts if (a.pk, question.pk) in answered]
         values = [float(fractions.get((a.pk, question.pk), 0)) for a in took]
         stats.append(
             ItemStats(
@@ -316,7 +320,7 @@ def _distribution(question: Question, selections: dict) -> list[tuple[str, str, 
             ),
             (
                 "false",
-                "错",
+                _("错"),
                 selections.get((question.pk, "false"), 0),
                 question.answer_bool is False,
             ),
@@ -438,3 +442,30 @@ def staff_questions_by_lecture() -> dict[int, list[Question]]:
     for q in Question.objects.filter(origin="staff").prefetch_related("choices"):
         found.setdefault(q.lecture, []).append(q)
     return found
+
+
+@dataclass
+class QuizRow:
+    quiz: Quiz
+    attempts: int
+    best: Decimal | None  # best score the student may already see
+    hidden: bool  # submitted, but scores are released after the close
+
+
+def quiz_rows(quizzes: list[Quiz], student) -> list[QuizRow]:
+    """The quiz list's rows: attempts made and the best visible score, in one query."""
+    mine: dict[int, list[Attempt]] = {}
+    for a in (
+        Attempt.objects.visible_to(student)
+        .filter(student=student, quiz__in=quizzes, state=Attempt.State.SUBMITTED)
+        .select_related("quiz")
+    ):
+        mine.setdefault(a.quiz_id, []).append(a)
+    rows = []
+    for quiz in quizzes:
+        done = mine.get(quiz.pk, [])
+        shown = [a.score for a in done if a.score is not None and review_flags(a)["points"]]
+        rows.append(
+            QuizRow(quiz, len(done), max(shown) if shown else None, bool(done) and not shown)
+        )
+    return rows

@@ -29,9 +29,15 @@ def quiz_list(request: HttpRequest) -> HttpResponse:
         request,
         "quizzes/quiz_list.html",
         {
-            "graded": [q for q in quizzes if q.kind == Quiz.Kind.GRADED],
-            "practice": [q for q in quizzes if q.kind == Quiz.Kind.PRACTICE],
-            "selftest": [q for q in quizzes if q.kind == Quiz.Kind.SELFTEST],
+            "graded": selectors.quiz_rows(
+                [q for q in quizzes if q.kind == Quiz.Kind.GRADED], request.user
+            ),
+            "practice": selectors.quiz_rows(
+                [q for q in quizzes if q.kind == Quiz.Kind.PRACTICE], request.user
+            ),
+            "selftest": selectors.quiz_rows(
+                [q for q in quizzes if q.kind == Quiz.Kind.SELFTEST], request.user
+            ),
         },
     )
 

@@ -47,3 +47,22 @@ def test_token_is_shown_once_and_only_its_hash_stored(client_a, student_a) -> No
     client_a.post(reverse("accounts:token_create"))
     assert ApiToken.objects.filter(user=student_a, revoked_at__isnull=True).count() == 1
     assert ApiToken.objects.by_raw(raw) is None  # the old token was revoked
+
+
+@pytest.mark.django_db
+def test_student_sets_a_unique_leaderboard_nickname(client_a, client_b, student_a) -> None:
+    page = client_a.get("/accounts/profile/").content.decode()
+    assert 'name="pseudonym"' in page and "学生" in page  # the role by its label
+    assert (
+        client_a.post("/accounts/profile/pseudonym/", {"pseudonym": "  Warp  Speed "}).status_code
+        == 302
+    )
+    student_a.profile.refresh_from_db()
+    assert student_a.profile.pseudonym == "Warp Speed"
+    taken = client_b.post("/accounts/profile/pseudonym/", {"pseudonym": "warp speed"})
+    assert taken.status_code == 400 and "已被别人使用" in taken.content.decode()
+    too_long = client_b.post("/accounts/profile/pseudonym/", {"pseudonym": "x" * 41})
+    assert too_long.status_code == 400
+    assert client_a.post("/accounts/profile/pseudonym/", {"pseudonym": ""}).status_code == 302
+    student_a.profile.refresh_from_db()
+    assert student_a.profile.pseudonym == ""

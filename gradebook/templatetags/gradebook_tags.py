@@ -63,3 +63,50 @@ def ref_link(ref: str) -> str:
     except NoReverseMatch:
         return str(label % {"n": raw_id})
     return format_html('<a href="{}">{}</a>', url, label % {"n": raw_id})
+
+
+@register.filter
+def item_title(item) -> str:
+    """The item's English title on English pages when it has one (labs do), else its title,
+    marked as Chinese content when it is Chinese (a quiz title is course content)."""
+    from django.utils.translation import get_language
+
+    from accounts.templatetags.ui_tags import content
+
+    if (get_language() or "").startswith("en") and getattr(item, "title_en", ""):
+        return item.title_en
+    return content(item.title)
+
+
+@register.filter
+def item_title_text(item) -> str:
+    """item_title as plain text, for <title> and <option>, which cannot hold markup."""
+    from django.utils.translation import get_language
+
+    if (get_language() or "").startswith("en") and getattr(item, "title_en", ""):
+        return item.title_en
+    return item.title
+
+
+_CATEGORY = {"quiz": _("测验"), "lab": _("实验"), "exam": _("考试"), "other": _("其他")}
+
+
+@register.filter
+def category_label(key: str, title: str = "") -> str:
+    """The built-in categories by their translated names; a staff-made one by its title."""
+    from accounts.templatetags.ui_tags import content
+
+    if key in _CATEGORY:
+        return str(_CATEGORY[key])
+    return content(title or key)
+
+
+@register.filter
+def ref_label(ref: str) -> str:
+    """A regrade request's object ("submission:12") as a person reads it ("提交 #12")."""
+    kind, _sep, ident = (ref or "").partition(":")
+    if kind == "submission" and ident.isdigit():
+        return _("提交 #%(n)s") % {"n": ident}
+    if kind == "attempt" and ident.isdigit():
+        return _("作答 #%(n)s") % {"n": ident}
+    return ref

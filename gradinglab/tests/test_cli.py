@@ -46,3 +46,27 @@ def test_submit_without_token_or_server_fails_clearly(tmp_path) -> None:
     assert no_server.returncode == 2 and "cannot reach" in no_server.stderr
     missing = _cli("--token", "pdc_x", "submit", "vector-add", str(tmp_path / "nope.py"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("code", "body", "said"),
+    [
+        (
+            400,
+            b'{"source": ["\\u8be5\\u5b57\\u6bb5\\u4e0d\\u80fd\\u4e3a\\u7a7a\\u3002"]}',
+            "source: 该字段不能为空。",
+        ),
+        (429, b'{"detail": "too many submissions"}', "too many submissions"),
+        (404, b'{"detail": "No Submission matches the given query."}', "not found (no such"),
+        (400, b'{"non_field_errors": ["a", "b"]}', "a; b"),
+    ],
+)
+def test_server_errors_are_printed_as_sentences(code, body, said) -> None:
+    import io
+    import urllib.error
+
+    from gradinglab.cli import _error_text
+
+    exc = urllib.error.HTTPError("http://x/api/v1/submissions", code, "Bad", {}, io.BytesIO(body))
+    text = _error_text(exc)
+    assert said in text and "{" not in text and "[" not in text

@@ -42,7 +42,7 @@ def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(clien
     make_assignment(published=False, title="draft")
     html = client_a.get("/lab/").content.decode()
     assert "向量加法" in html and "draft" not in html
-    assert "按天扣分" in html and "triton, cuda" in html and "GPU h100" in html
+    assert "按天扣分" in html and "Triton, CUDA" in html and "GPU h100" in html
     assert "评测机状态" in html
 
 
@@ -54,7 +54,9 @@ def test_problem_page_shows_statement_contract_tests_starter_and_cpu_note(client
     assert "<math" in html  # the statement's math rendered like the lectures
     assert 'href="/lectures/5/#sec-5-13"' in html
     assert "vector_add(x, y, out) -&gt; None" in html
-    assert "n=4096" in html and "float32: 0.00001 / 0.00001" in html
+    assert "n=4096" in html and "<code>float32</code>: 0.00001 / 0.00001" in html
+    assert "float16" not in html.split("容限")[1][:300]  # only the problem's own dtypes listed
+    assert "§5.13" in html and "入口约定" in html and html.count("入口约定") == 1
     assert "@triton.jit" in html  # starter loaded into the editor
     assert "vendor/codemirror/codemirror.js" in html and "cdn" not in html.lower()
     assert "CPU 路径能告诉你的" in html
@@ -139,8 +141,12 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
 
     WorkerNode.objects.filter(name="cpu-test").update(last_heartbeat_at=timezone.now())
     WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
-    html = client_a.get("/lab/workers/").content.decode()
-    assert "cpu-test · cpu · 在线" in html and "old-gpu · h100 · 离线" in html
+    html = client_a.get("/lab/workers/", HTTP_HX_REQUEST="true").content.decode()
+    assert "<code>cpu-test</code> · CPU · 在线" in html
+    assert "<code>old-gpu</code> · GPU h100 · 离线" in html
+    assert "<html" not in html  # the polled fragment
+    page = client_a.get("/lab/workers/").content.decode()
+    assert "<html" in page and "site.css" in page and "old-gpu" in page  # opened directly
 
 
 def test_lab_index_in_english(client_a) -> None:

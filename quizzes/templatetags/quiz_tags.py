@@ -56,3 +56,21 @@ def percent(value: float | None) -> str:
 @register.filter
 def signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.2f}"
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@register.filter
+def stem_template(text: str) -> str:
+    """A parameterised stem without its raw format fields: "{m}×{m}" reads as "m×m"."""
+    return _PLACEHOLDER.sub(r"\1", text)
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+@register.filter
+def lang_of(text: str) -> str:
+    """The lang attribute of a piece of question text: bank questions are Chinese or English."""
+    return "zh-CN" if _CJK.search(str(text or "")) else "en"

@@ -17,3 +17,16 @@
     }
   });
 })();
+
+// The navigation marks the section the current page belongs to (aria-current).
+(function () {
+  "use strict";
+  var path = window.location.pathname;
+  document.querySelectorAll(".nav-links a[data-nav]").forEach(function (a) {
+    if (path.indexOf(a.getAttribute("href")) === 0) a.setAttribute("aria-current", "page");
+  });
+  // Widths from data-percent (a style attribute would need 'unsafe-inline'; CSSOM does not).
+  document.querySelectorAll("[data-percent]").forEach(function (el) {
+    el.style.width = Math.max(0, Math.min(100, Number(el.getAttribute("data-percent")))) + "%";
+  });
+})();

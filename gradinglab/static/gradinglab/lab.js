@@ -1,34 +1,81 @@
-/* Problem page: CodeMirror editor over the source textarea (the form still posts the textarea),
-   starter code per backend, and the history chart. All assets are served by PDC Lab. */
+/* Problem page: CodeMirror over the source textarea (the form still posts the textarea), a draft
+   autosaved on the server per backend, starter code per backend, and the history chart.
+   All assets are served by PDC Lab; no inline script (CSP). */
 (function () {
   "use strict";
   var textarea = document.getElementById("source");
   var backend = document.getElementById("backend");
-  var startersEl = document.getElementById("starters");
-  var starters = startersEl ? JSON.parse(startersEl.textContent) : {};
+  var form = document.getElementById("submit-form");
+  var status = document.getElementById("draft-status");
+  function readJson(id) {
+    var el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : {};
+  }
+  var starters = readJson("starters");
+  var drafts = readJson("drafts");
   var editor = null;
   var modes = { triton: "python", cuda: "text/x-c++src" };
+  var AUTOSAVE_DELAY_MS = 1200; // ms after the last keystroke: one request per pause, not per key
+
+  function value() { return editor ? editor.getValue() : textarea.value; }
+  function setValue(code) { if (editor) editor.setValue(code); else textarea.value = code; }
+  function say(text, isError) {
+    if (!status) return;
+    status.textContent = text;
+    status.classList.toggle("error", !!isError);
+  }
+
   if (textarea && window.CodeMirror) {
     editor = window.CodeMirror.fromTextArea(textarea, {
-      lineNumbers: true, indentUnit: 4, mode: modes[backend ? backend.value : "triton"],
+      lineNumbers: true, indentUnit: 4, viewportMargin: 20,
+      mode: modes[backend ? backend.value : "triton"],
+      extraKeys: {
+        // Keyboard users leave the editor with Esc then Tab (Tab alone indents code).
+        Esc: function (cm) { cm.getInputField().blur(); var next = document.getElementById("file"); if (next) next.focus(); },
+        Tab: function (cm) { cm.execCommand(cm.somethingSelected() ? "indentMore" : "insertSoftTab"); },
+        "Shift-Tab": "indentLess",
+      },
     });
+    editor.getInputField().setAttribute("aria-describedby", "editor-help");
+    editor.getInputField().setAttribute("aria-label", textarea.labels && textarea.labels[0] ? textarea.labels[0].textContent : "code");
     window.pdcEditor = editor;
-    var form = document.getElementById("submit-form");
-    if (form) form.addEventListener("submit", function () { editor.save(); });
   }
+
+  var timer = null;
+  var lastSaved = value();
+  function save() {
+    timer = null;
+    if (!form || !form.dataset.draftUrl) return Promise.resolve();
+    var code = value();
+    if (code === lastSaved) return Promise.resolve();
+    var body = new FormData();
+    body.append("backend", backend ? backend.value : "");
+    body.append("source", code);
+    body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
+    say(form.dataset.saving, false);
+    return fetch(form.dataset.draftUrl, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
+      .then(function (res) {
+        if (res.ok && res.d.saved) { lastSaved = code; drafts[backend ? backend.value : ""] = code; say(res.d.message, false); }
+        else say(res.d.error || form.dataset.saveFailed, true);
+      })
+      .catch(function () { say(form.dataset.saveFailed, true); });
+  }
+  function schedule() { if (timer) clearTimeout(timer); timer = setTimeout(save, AUTOSAVE_DELAY_MS); }
+  if (editor) editor.on("change", function (_cm, change) { if (change.origin !== "setValue") schedule(); });
+  else if (textarea) textarea.addEventListener("input", schedule);
+  window.pdcSaveDraft = function () { if (timer) clearTimeout(timer); return save(); };
+
+  if (form) form.addEventListener("submit", function () { if (editor) editor.save(); });
+
   if (backend) {
-    var pristine = true;
-    if (editor) editor.on("change", function (_cm, change) { if (change.origin !== "setValue") pristine = false; });
     backend.addEventListener("change", function () {
-      var code = starters[backend.value];
-      if (editor) {
-        editor.setOption("mode", modes[backend.value]);
-        if (pristine && code !== undefined) editor.setValue(code);
-      } else if (textarea && code !== undefined && textarea.value === starters.triton) {
-        textarea.value = code;
-      }
+      var code = drafts[backend.value] !== undefined ? drafts[backend.value] : starters[backend.value];
+      if (editor) editor.setOption("mode", modes[backend.value]);
+      if (code !== undefined) { setValue(code); lastSaved = code; }
     });
   }
+
   var chartData = document.getElementById("chart-data");
   var canvas = document.getElementById("history-chart");
   if (chartData && canvas && window.Chart) {
@@ -38,12 +85,47 @@
       data: {
         labels: d.labels,
         datasets: [
-          { label: "median ms", data: d.median_ms, yAxisID: "ms" },
-          { label: "speedup ×", data: d.speedup, yAxisID: "ratio" },
-          { label: "% roofline", data: d.roofline_pct, yAxisID: "ratio" },
+          { label: d.names.median_ms, data: d.median_ms, yAxisID: "ms" },
+          { label: d.names.speedup, data: d.speedup, yAxisID: "ratio" },
+          { label: d.names.roofline_pct, data: d.roofline_pct, yAxisID: "ratio" },
         ],
       },
-      options: { spanGaps: true, scales: { ms: { position: "left" }, ratio: { position: "right" } } },
+      options: { spanGaps: true, maintainAspectRatio: false, scales: { ms: { position: "left" }, ratio: { position: "right" } } },
     });
   }
+})();
+
+/* Submission page: the roofline chart (log-log): the memory roof (bandwidth x intensity) up to the
+   ridge, the compute roof after it, this submission's point and the student's earlier ones. */
+(function () {
+  "use strict";
+  var dataEl = document.getElementById("roofline-data");
+  var canvas = document.getElementById("roofline-chart");
+  if (!dataEl || !canvas || !window.Chart) return;
+  var d = JSON.parse(dataEl.textContent);
+  var labels = JSON.parse(document.getElementById("roofline-labels").textContent);
+  var xs = [d.point.ai].concat(d.history.map(function (p) { return p.ai; }));
+  var lo = Math.min(d.ridge, Math.min.apply(null, xs)) / 8;
+  var hi = Math.max(d.ridge, Math.max.apply(null, xs)) * 8;
+  var roof = [lo, d.ridge, hi].map(function (x) { return { x: x, y: Math.min(d.peak_gflops, x * d.peak_gbps) }; });
+  new window.Chart(canvas, {
+    type: "scatter",
+    data: {
+      datasets: [
+        { label: labels.roof, data: roof, showLine: true, pointRadius: 0, borderColor: "#4f5968", borderWidth: 2 },
+        { label: labels.history, data: d.history.map(function (p) { return { x: p.ai, y: p.gflops, tag: p.label }; }), pointRadius: 4, backgroundColor: "#9aa6b8" },
+        { label: labels.point, data: [{ x: d.point.ai, y: d.point.gflops, tag: d.point.label }], pointRadius: 7, backgroundColor: "#2457c5" },
+      ],
+    },
+    options: {
+      maintainAspectRatio: false,
+      scales: {
+        x: { type: "logarithmic", title: { display: true, text: labels.x } },
+        y: { type: "logarithmic", title: { display: true, text: labels.y } },
+      },
+      plugins: { tooltip: { callbacks: { label: function (ctx) {
+        var p = ctx.raw; return (p.tag ? p.tag + ": " : "") + p.x.toPrecision(3) + " FLOP/B, " + p.y.toPrecision(4) + " GFLOP/s";
+      } } } },
+    },
+  });
 })();

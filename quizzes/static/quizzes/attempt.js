@@ -34,3 +34,47 @@
     status.replaceChildren(span);
   });
 })();
+
+// Question navigator: answered marks follow the autosave; "flag for review" is kept in this
+// browser per attempt (a note to oneself, not part of the answer).
+(function () {
+  var nav = document.querySelector(".quiz-nav");
+  if (!nav) return;
+  var key = "pdc-quiz-flags-" + nav.dataset.attempt;
+  var flags = {};
+  try { flags = JSON.parse(window.localStorage.getItem(key) || "{}"); } catch (e) { flags = {}; }
+  function link(pk) { return nav.querySelector("a[data-question='" + pk + "']"); }
+  function show(pk) {
+    var btn = document.querySelector("button[data-flag='" + pk + "']");
+    var on = !!flags[pk];
+    if (btn) btn.setAttribute("aria-pressed", on ? "true" : "false");
+    var a = link(pk);
+    if (a) a.classList.toggle("flagged", on);
+  }
+  document.querySelectorAll("button[data-flag]").forEach(function (btn) {
+    var pk = btn.dataset.flag;
+    show(pk);
+    btn.addEventListener("click", function () {
+      if (flags[pk]) delete flags[pk]; else flags[pk] = true;
+      try { window.localStorage.setItem(key, JSON.stringify(flags)); } catch (e) { /* private mode */ }
+      show(pk);
+    });
+  });
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || !target.id || target.id.indexOf("status-") !== 0) return;
+    var a = link(target.id.slice("status-".length));
+    if (a && target.querySelector("[data-saved='1']")) {
+      a.classList.add("answered");
+      var state = a.querySelector(".nav-state");
+      if (state) state.textContent = nav.dataset.answeredText || state.textContent;
+    }
+  });
+  var form = document.getElementById("submit-form");
+  if (form) form.addEventListener("submit", function (evt) {
+    var open = nav.querySelectorAll("a:not(.answered)").length;
+    var text = form.dataset.submitQuestion;  // not data-confirm: site.js would ask a second time
+    if (open) text = form.dataset.unanswered.replace("%(n)s", open) + "\n" + text;
+    if (!window.confirm(text)) evt.preventDefault();
+  });
+})();

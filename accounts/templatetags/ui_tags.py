@@ -1,0 +1,23 @@
+"""Helpers every app's templates use: content text marked with its language."""
+
+from __future__ import annotations
+
+import re
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+
+@register.filter
+def content(text: object) -> SafeString | str:
+    """Course content (titles, stems written in Chinese) carries lang="zh-CN", so that screen
+    readers pronounce it right and the one-language check knows it is content, not UI."""
+    value = "" if text is None else str(text)
+    if _CJK.search(value):
+        return format_html('<span lang="zh-CN">{}</span>', value)
+    return value

@@ -1,0 +1,49 @@
+"""Announcements that staff post for the home page (Markdown, shown until they expire)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class AnnouncementQuerySet(models.QuerySet):
+    def current(self, now=None) -> AnnouncementQuerySet:
+        """Shown now: started, not expired (expiry is exclusive: at expires_at it is gone)."""
+        now = now or timezone.now()
+        return self.filter(starts_at__lte=now, expires_at__gt=now).order_by("-pinned", "-starts_at")
+
+
+class Announcement(models.Model):
+    title = models.CharField(_("标题"), max_length=200)
+    body_md = models.TextField(_("正文（Markdown）"), blank=True)
+    body_html = models.TextField(editable=False, default="", verbose_name=_("正文（HTML）"))
+    pinned = models.BooleanField(_("置顶"), default=False)
+    starts_at = models.DateTimeField(_("开始显示"), default=timezone.now)
+    expires_at = models.DateTimeField(_("过期时间"), help_text=_("到这一时刻起不再显示"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        verbose_name=_("发布人"),
+    )
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
+
+    objects = AnnouncementQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-starts_at",)
+        verbose_name = _("公告")
+        verbose_name_plural = _("公告")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(expires_at__gt=models.F("starts_at")),
+                name="announcement_expires_after_start",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title
