@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from gradinglab import conf, selectors, services
 from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Problem, Submission
+from gradinglab.roofline import roofline_chart
 from gradinglab.scoring import point_split
 from lectures.rendering import highlight_code
 
@@ -259,6 +260,15 @@ def submission_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["others"] = Submission.objects.filter(
         assignment=sub.assignment, student=sub.student
     ).exclude(pk=sub.pk)[:50]
+    timed = [s for s in context["others"] if s.median_ms is not None][:20]
+    context["roofline"] = roofline_chart(sub, timed) if not sub.is_pending else None
+    context["roofline_labels"] = {
+        "roof": gettext("设备屋顶线（显存带宽 / 峰值算力）"),
+        "point": gettext("本次提交"),
+        "history": gettext("你之前的提交"),
+        "x": gettext("算术强度 (FLOP/字节)"),
+        "y": gettext("性能 (GFLOP/s)"),
+    }
     return render(request, "gradinglab/submission.html", context)
 
 

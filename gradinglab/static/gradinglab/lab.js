@@ -17,7 +17,7 @@
   var modes = { triton: "python", cuda: "text/x-c++src" };
   var AUTOSAVE_DELAY_MS = 1200; // ms after the last keystroke: one request per pause, not per key
 
-  function value() { return editor ? editor.getValue() : textarea.value; }
+  function value() { return editor ? editor.getValue() : (textarea ? textarea.value : ""); }
   function setValue(code) { if (editor) editor.setValue(code); else textarea.value = code; }
   function say(text, isError) {
     if (!status) return;
