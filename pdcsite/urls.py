@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from pdcsite import api_docs, views
 
@@ -22,7 +23,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-admin.site.site_header = "PDC Lab 管理"
+admin.site.site_header = _("PDC Lab 管理")
 admin.site.site_title = "PDC Lab"
 
 # A database outage answers 503 with a friendly page (pdcsite/errors_views.py), not a trace.
