@@ -553,9 +553,11 @@ def submissions_flag(*, submissions: list[Submission], flagged: bool, reason: st
 # --- reaper ----------------------------------------------------------------------------------
 
 
-def _is_stuck(job: GradingJob | None, now: datetime) -> bool:
+def _is_stuck(job: GradingJob | None, now: datetime, *, broker_reset: bool = False) -> bool:
     if job is None:
         return True
+    if job.started_at is None and broker_reset:
+        return True  # its message went with the broker's data: send it again now
     if job.started_at is not None:
         last = job.last_seen_at or job.started_at
         return last < now - timedelta(seconds=conf.RUNNING_STUCK_S)
@@ -577,13 +579,13 @@ def _give_up(submission: Submission, now: datetime) -> None:
     _finish(submission, doc, None, now)
 
 
-def _reap_one(submission: Submission, now: datetime) -> str | None:
+def _reap_one(submission: Submission, now: datetime, broker_reset: bool) -> str | None:
     job = (
         GradingJob.objects.filter(submission=submission, round=submission.round, superseded=False)
         .order_by("-enqueued_at")
         .first()
     )
-    if not _is_stuck(job, now):
+    if not _is_stuck(job, now, broker_reset=broker_reset):
         return None
     if job is not None:
         job.superseded = True
@@ -598,14 +600,22 @@ def _reap_one(submission: Submission, now: datetime) -> str | None:
 
 
 @transaction.atomic
-def submissions_reap(*, now: datetime | None = None) -> dict[str, int]:
+def submissions_reap(*, now: datetime | None = None, broker_reset: bool = False) -> dict[str, int]:
     """Re-queue pending submissions whose job is stuck; after MAX_DISPATCHES give up (no attempt).
+
+    Stuck: queued past QUEUED_STUCK_S, running silent past RUNNING_STUCK_S, or queued when the
+    broker lost its data (a Redis restart): those are sent again from the database at once.
 
     Each submission in its own savepoint: one that cannot be handled is rolled back, logged and
     counted under "errors", and the others are still reaped.
     """
     now = now or timezone.now()
     counts = {"requeued": 0, "failed": 0, "errors": 0}
+    try:
+        broker_reset = dispatch.broker_was_reset() or broker_reset
+    except Exception:  # broker down: nothing can be sent now anyway; the stuck rules still apply
+        log.warning("broker unreachable while reaping", exc_info=True)
+        broker_reset = False
     pending = (
         Submission.objects.select_for_update(skip_locked=True)
         .filter(status__in=Submission.PENDING)
@@ -615,7 +625,7 @@ def submissions_reap(*, now: datetime | None = None) -> dict[str, int]:
     for submission in pending:
         try:
             with transaction.atomic():
-                outcome = _reap_one(submission, now)
+                outcome = _reap_one(submission, now, broker_reset)
         except Exception:
             log.exception("reaping submission %s failed; the reaper goes on", submission.pk)
             counts["errors"] += 1

@@ -16,10 +16,10 @@ def grade_submission(payload: dict[str, Any]) -> str:
 
 
 @shared_task(name="gradinglab.reap_stuck")
-def reap_stuck() -> dict[str, int]:
+def reap_stuck(broker_reset: bool = False) -> dict[str, int]:
     from gradinglab.services import submissions_reap
 
-    return submissions_reap()
+    return submissions_reap(broker_reset=broker_reset)
 
 
 @shared_task(name="gradinglab.check_problem")

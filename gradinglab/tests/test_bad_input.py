@@ -178,3 +178,24 @@ def test_one_failing_submission_does_not_stop_the_reaper(
     assert healthy.dispatches == 2 and poisoned.dispatches == 1
     # The poisoned row's savepoint was rolled back: its job is not marked superseded.
     assert poisoned.jobs.filter(superseded=False).count() == 1
+
+
+def test_broker_down_at_submit_keeps_the_submission_for_the_reaper(
+    client_a, monkeypatch, caplog, django_capture_on_commit_callbacks
+) -> None:
+    from kombu.exceptions import OperationalError
+
+    from pdcsite.celery import app
+
+    make_assignment()
+
+    def refuse(*args, **kwargs):  # the broker boundary: Redis refusing connections
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(app, "send_task", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = submit(client_a)
+    assert response.status_code == 201  # stored and queued; not a 500 after the commit
+    sub = Submission.objects.get()
+    assert sub.status == "queued" and sub.jobs.count() == 1
+    assert f"could not send job of submission {sub.pk}" in caplog.text
