@@ -45,6 +45,10 @@ def _start(live_server, token: str, log: Path):
     )
 
 
+def _deliveries(log: Path) -> int:
+    return log.read_text(errors="replace").count("Task gradinglab.grade_submission")
+
+
 def _pool_children(worker) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(worker.pid)], capture_output=True, text=True).stdout
     return [int(pid) for pid in out.split()]
@@ -70,14 +74,14 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
     worker = _start(live_server, token, log)
     try:
         for kill in range(KILLS):
-            wait_until(  # the first phase this delivery reports: the job is under way
-                lambda: Submission.objects.get(pk=sub.pk).phase != "",
+            wait_until(
+                lambda: Submission.objects.get(pk=sub.pk).phase == "testing",
                 timeout_s=TIMEOUT_S,
                 what=f"the worker to be grading (delivery {kill + 1})",
                 log_path=log,
                 proc=worker,
             )
-            Submission.objects.filter(pk=sub.pk).update(phase="")  # to see the next delivery
+            deliveries = _deliveries(log)
             if kill == 0:
                 delivered = time.monotonic()  # at the latest: the job reported a phase just now
                 stop_worker(worker, signal.SIGKILL)  # the whole process group
@@ -90,6 +94,15 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
                     os.kill(pid, signal.SIGKILL)
             assert Submission.objects.get(pk=sub.pk).is_pending
             assert SubmissionResult.objects.count() == 0
+            wait_until(
+                lambda deliveries=deliveries: _deliveries(log) > deliveries,
+                timeout_s=TIMEOUT_S,
+                what=f"delivery {kill + 2} of the job",
+                log_path=log,
+                proc=worker,
+            )
+            # The killed run can report no more; the next "testing" is the new delivery's.
+            Submission.objects.filter(pk=sub.pk).update(phase="")
         wait_until(
             lambda: not Submission.objects.get(pk=sub.pk).is_pending,
             timeout_s=TIMEOUT_S,
@@ -105,5 +118,4 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
     assert SubmissionResult.objects.filter(submission=sub).count() == 1
     events = GradeEvent.objects.filter(item__key=assignment.grade_item_key)
     assert events.count() == 1 and events.get().new_points == 10
-    received = log.read_text(errors="replace").count("Task gradinglab.grade_submission")
-    assert received >= KILLS + 1, received  # delivered once more after each kill
+    assert _deliveries(log) >= KILLS + 1  # delivered once more after each kill
