@@ -350,36 +350,45 @@ class Sandbox:
         self.uid = NOBODY
 
     # -- start -------------------------------------------------------------------------------
-    def start(self) -> Sandbox:
-        if not bwrap_available():
-            raise SandboxStartError(f"bubblewrap not found at {BWRAP}")
+    def command(self, status_fd: int) -> list[str]:
+        """The child's whole command line: prlimit ceilings, bwrap with the view, the harness."""
         gpu = self.gpu_index is not None
         node = self._gpu_node() if gpu else None
-        status_r, status_w = os.pipe()
-        as_root = os.geteuid() == 0
-        self.uid = _next_uid() if as_root else NOBODY
-        if as_root:  # the child runs as an unprivileged uid (RLIMIT_NPROC is ignored for root)
-            os.chown(self.job_dir, self.uid, self.uid)
         argv = _spawn_ceiling(self.limits, gpu) + bwrap_argv(
             job_dir=self.job_dir,
             limits=self.limits,
             gpu_minor=node.minor if node else None,
             env=sandbox_env(gpu=gpu, light=self.light, gpu_uuid=node.uuid if node else None),
-            as_root=as_root,
+            as_root=os.geteuid() == 0,
             uid=self.uid,
             toolchain=self.light,  # light sandboxes exist to run nvcc
         )
-        argv += [
+        return argv + [
             sys.executable,
             "-I",
             "-B",  # -I ignores PYTHONDONTWRITEBYTECODE; no __pycache__ in the job dir
             "-S",
             "-c",
             _HARNESS_BOOT,
-            str(status_w),
+            str(status_fd),
             str(CODE_ROOT),
             *_site_dirs(),
         ]
+
+    def start(self) -> Sandbox:
+        if not bwrap_available():
+            raise SandboxStartError(f"bubblewrap not found at {BWRAP}")
+        as_root = os.geteuid() == 0
+        self.uid = _next_uid() if as_root else NOBODY
+        if as_root:  # the child runs as an unprivileged uid (RLIMIT_NPROC is ignored for root)
+            os.chown(self.job_dir, self.uid, self.uid)
+        status_r, status_w = os.pipe()
+        try:
+            argv = self.command(status_w)
+        except SandboxStartError:
+            os.close(status_r)
+            os.close(status_w)
+            raise
         try:
             self.proc = subprocess.Popen(
                 argv,

@@ -62,14 +62,7 @@ def test_sandbox_binds_only_its_gpu_node_and_names_it_by_uuid(
     (driver_libs / "libcuda.so.1").write_text("")
     monkeypatch.setattr(sandbox, "LIBCUDA_DIRS", ["/nonexistent", str(driver_libs)])
     box = Sandbox(limits=Limits(), gpu_index=0, base_dir=tmp_path)
-    node = box._gpu_node()
-    argv = sandbox.bwrap_argv(
-        job_dir=box.job_dir,
-        limits=box.limits,
-        gpu_minor=node.minor,
-        env=sandbox.sandbox_env(gpu=True, gpu_uuid=node.uuid),
-        as_root=False,
-    )
+    argv = box.command(status_fd=9)  # what start() runs
     binds = [argv[i + 1 : i + 3] for i, a in enumerate(argv) if a == "--dev-bind"]
     assert [str(tmp_path / "dev" / "nvidia3"), "/dev/nvidia3"] in binds
     assert not any(b[1] == "/dev/nvidia1" or b[1] == "/dev/nvidia0" for b in binds)
@@ -88,7 +81,7 @@ def test_sandbox_binds_only_its_gpu_node_and_names_it_by_uuid(
     assert str(driver_libs) in ro
     monkeypatch.setattr(devices, "gpu_uuid", lambda index: OTHER_UUID.replace("1", "7"))
     with pytest.raises(SandboxStartError, match="is not in"):
-        box._gpu_node()
+        box.command(status_fd=9)
     box.cleanup()
 
 
