@@ -45,8 +45,9 @@ def _raw(slug: str) -> dict[str, Any]:
 
 
 def _size_keys(shape: dict[str, int]) -> dict[str, int]:
-    # Flags (causal) and the filter radius are not sizes: they do not make a shape "odd".
-    return {k: v for k, v in shape.items() if k not in ("causal", "radius")}
+    # Flags (causal, all_in_last_bin) and the filter radius are not sizes: they do not make a
+    # shape "odd".
+    return {k: v for k, v in shape.items() if k not in ("causal", "radius", "all_in_last_bin")}
 
 
 def _cases(slug: str) -> list[tuple[str, dict[str, int], str]]:

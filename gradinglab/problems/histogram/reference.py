@@ -12,6 +12,8 @@ def make_inputs(
     shape: dict, dtype: torch.dtype, gen: torch.Generator, device: str
 ) -> dict[str, torch.Tensor]:
     n, bins = int(shape["n"]), int(shape["num_bins"])
+    if int(shape.get("all_in_last_bin", 0)):  # every update collides, on the edge bin B - 1
+        return {"data": torch.full((n,), bins - 1, dtype=dtype, device=device)}
     uniform = torch.randint(0, bins, (n,), generator=gen)
     hot_bin = torch.randint(0, bins, (1,), generator=gen)
     hot = torch.rand(n, generator=gen) < HOT_FRACTION
