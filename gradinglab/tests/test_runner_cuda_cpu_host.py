@@ -73,3 +73,20 @@ def test_arch_flag_keeps_arch_specific_features() -> None:
     assert cuda_build.nvcc_arch("sm_90a") == "sm_90a"
     assert cuda_build.nvcc_arch(None) == cuda_build.DEFAULT_ARCH
     assert cuda_build.nvcc_arch("-Xcompiler;rm") == cuda_build.DEFAULT_ARCH
+
+
+def test_nvcc_cannot_include_host_files() -> None:
+    """nvcc's preprocessor reads what the source names; the compile sandbox has no host /etc,
+    no repository (the problem's reference) and no home. Under the old whole-root view the
+    first line of /etc/passwd came back inside nvcc's error message."""
+    from gradinglab.runner.problems import PROBLEMS_DIR
+
+    reference = PROBLEMS_DIR / "vector-add" / "reference.py"
+    for target in ("/etc/passwd", str(reference)):
+        doc = grade(
+            slug="vector-add", source=f'#include "{target}"\n', backend="cuda", device="cpu"
+        )
+        assert doc["status"] == "compile_error", doc["message"]
+        log = doc["compile"]["log"]
+        assert "No such file or directory" in log or "cannot open source file" in log, log
+        assert "root:" not in log and "make_inputs" not in log
