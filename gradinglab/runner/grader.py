@@ -298,10 +298,9 @@ def build_benches(
             t, j = make(k)
             trusted.append(t)
             sets.append(j)
-        name = bench.name if len(_dtypes(problem, backend)) == 1 else f"{bench.name}/{dtype}"
         benches.append(
             {
-                "name": name,
+                "name": bench.name,  # with "dtype": one entry per benchmark shape x dtype
                 "shape": bench.shape,
                 "dtype": dtype,
                 "trusted": trusted[:-1],

@@ -269,7 +269,10 @@ def _time_one(
             r += 1
             if why := _check_round(bench, last, cfg):
                 raise Stop(
-                    ("wrong_answer", f"wrong result during timed calls ({bench['name']}): {why}")
+                    (
+                        "wrong_answer",
+                        f"wrong result during timed calls ({bench['name']}, {bench['dtype']}): {why}",
+                    )
                 )
             per_call.append(max(0.0, (last.seconds - cal["seconds"]) / n_sets * 1e3))
             device += last.device_ms
@@ -285,7 +288,12 @@ def _time_one(
         retimes += 1  # the interval straddles a tier boundary: more rounds before scoring
     assert last is not None
     if why := _full_check(conv, b, bench, last):
-        raise Stop(("wrong_answer", f"wrong result during timed calls ({bench['name']}): {why}"))
+        raise Stop(
+            (
+                "wrong_answer",
+                f"wrong result during timed calls ({bench['name']}, {bench['dtype']}): {why}",
+            )
+        )
     return entry, flags, verdict
 
 
@@ -354,6 +362,11 @@ def _judge(
     return entry, flags, verdict
 
 
+def combined_name(entries: list[dict[str, Any]]) -> str:
+    """The top level's `benchmark`: each benchmark's name once, in order (dtypes repeat them)."""
+    return ", ".join(dict.fromkeys(e["name"] for e in entries))[:200]
+
+
 def combine(
     problem: Problem,
     entries: list[dict[str, Any]],
@@ -382,7 +395,7 @@ def combine(
     ref = total("reference_median_ms")
     return {
         "clock": "trusted-parent" if dev.type == "cuda" else "cpu-standin",
-        "benchmark": ", ".join(e["name"] for e in entries)[:200],
+        "benchmark": combined_name(entries),
         "shape": dict(entries[0]["shape"]),
         "median_ms": median,
         "ci95_ms": [sum(e["ci95_ms"][0] for e in entries), sum(e["ci95_ms"][1] for e in entries)],

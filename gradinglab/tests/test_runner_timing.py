@@ -133,8 +133,10 @@ def test_every_benchmark_and_dtype_is_timed_with_its_interval_and_a_straddle_is_
     softmax: Any, tmp_path: Path
 ) -> None:
     problem, benches = softmax
-    names = [b["name"] for b in benches]
-    assert names == ["square/float32", "square/float16", "tall/float32", "tall/float16"]
+    names = [(b["name"], b["dtype"]) for b in benches]
+    assert names == [("square", d) for d in ("float32", "float16")] + [
+        ("tall", d) for d in ("float32", "float16")
+    ]
     straddler = 2  # tall/float32: alternates 10 % either side of the full-marks boundary
     targets = [target_ms(problem, b) for b in benches]
 
@@ -156,7 +158,9 @@ def test_every_benchmark_and_dtype_is_timed_with_its_interval_and_a_straddle_is_
     assert out and out["verdict"] is None, out
     timing = out["document"]
     cfg = CFG
-    assert [e["name"] for e in timing["benchmarks"]] == names  # every shape and dtype timed
+    timed = [(e["name"], e["dtype"]) for e in timing["benchmarks"]]
+    assert timed == names  # every shape and dtype timed
+    assert timing["benchmark"] == "square, tall"
     for i, entry in enumerate(timing["benchmarks"]):
         lo, hi = entry["ci95_ms"]
         assert lo <= entry["median_ms"] <= hi
