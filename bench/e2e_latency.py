@@ -41,7 +41,7 @@ from bench.quiz_load import _create_database, _drop_database, _pct  # noqa: E402
 BIN = Path(sys.executable).parent
 SOLUTION = ROOT / "gradinglab/problems/vector-add/solutions/triton/correct.py"
 POLL_S = 0.05  # seconds between two polls of the status fragment
-SETTLE_S = 1.5  # seconds of quiet between two measurements
+SETTLE_S = 4.0  # seconds between two measurements: the sandbox pool refills (warm) meanwhile
 WARMUP = 2  # unmeasured end-to-end submissions first (worker imports, first sandbox)
 READY_TIMEOUT_S = 180
 

@@ -145,3 +145,26 @@ def test_chunked_body_is_refused_not_silently_dropped(live_server) -> None:
 def test_body_within_the_limit_still_reaches_the_view(client_a) -> None:
     response = client_a.post(reverse("accounts:login"), {"username": "x", "password": "y"})
     assert response.status_code in (200, 302)
+
+
+def test_production_redirects_to_https_except_the_worker_api() -> None:
+    """In-deployment workers post to http://web:8000 (docker-compose.yml); a redirect to https
+    would turn their result POSTs into GETs and every result would be lost."""
+    import os
+    import subprocess
+    import sys
+
+    from pdcsite.tests.test_settings_env import PROD_OK
+
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup();"
+        "from django.test import Client; c = Client();"
+        "print(c.post('/api/v1/worker/result', '{}', content_type='application/json').status_code,"
+        " c.post('/api/v1/workers/heartbeat').status_code, c.get('/lectures/').status_code)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PDC_", "CACHE"))}
+    env |= PROD_OK | {"ALLOWED_HOSTS": "testserver"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.split() == ["401", "401", "301"], result.stdout + result.stderr
