@@ -174,7 +174,9 @@ def test_no_csp_violation_on_any_main_page_for_any_role(
         ("instructor", lambda p: _staff_walk(p, live_server.url, data, instructor=True)),
     ):
         context = _browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(40_000)  # ms; 2 shared cores under other runs (20 s timed out once)
+        context.set_default_timeout(
+            40_000
+        )  # ms; 2 shared cores under other runs (20 s timed out once)
         page = context.new_page()
         found[username] = _watch(page)
         login(page, username)
