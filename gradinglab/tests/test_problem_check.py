@@ -3,7 +3,7 @@ exploit suite on the CPU path (real sandbox, warm pool) and refuses to publish o
 package with a deliberately wrong expectation is refused and its assignment cannot be published.
 
 What runs where (2 cores): this module grades a representative subset of the exploit suites, every
-exploit class at least once, on different problems (SUBSET below, ~12 jobs) plus 4 jobs for the
+exploit class at least once, on different problems (SUBSET below, ~12 jobs) plus 6 jobs for the
 wrong-expectation package. Every exploit of every package: `PDC_LAB_ALL_EXPLOITS=1` (same tests,
 ~110 jobs) or `manage.py check_problem --all` (also every solution); see docs/lab.md.
 """
