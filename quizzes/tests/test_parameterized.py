@@ -143,7 +143,7 @@ def param_quiz(db, param_specs):
 
 
 def _numbers(html: str) -> list[str]:
-    stems = re.findall(r'<span class="stem">(.*?)</span>', html, flags=re.S)
+    stems = re.findall(r'<span class="stem"[^>]*>(.*?)</span>', html, flags=re.S)
     return stems
 
 
