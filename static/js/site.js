@@ -30,3 +30,20 @@
     el.style.width = Math.max(0, Math.min(100, Number(el.getAttribute("data-percent")))) + "%";
   });
 })();
+
+// What scrolls sideways inside itself (a wide table, code, a long formula) takes keyboard focus,
+// so that it can be scrolled without a mouse (WCAG 2.1.1); checked again when the width changes.
+(function () {
+  "use strict";
+  function mark() {
+    document.querySelectorAll(".table-wrap, pre, math[display='block'], .diff, .source").forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+      } else if (el.getAttribute("tabindex") === "0") {
+        el.removeAttribute("tabindex");
+      }
+    });
+  }
+  mark();
+  window.addEventListener("resize", mark);
+})();

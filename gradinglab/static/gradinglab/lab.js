@@ -28,6 +28,9 @@
   if (textarea && window.CodeMirror) {
     editor = window.CodeMirror.fromTextArea(textarea, {
       lineNumbers: true, indentUnit: 4, viewportMargin: 20,
+      // contenteditable: the focusable element is inside the scrolled region (keyboard and
+      // screen-reader access), not a hidden textarea beside it.
+      inputStyle: "contenteditable",
       mode: modes[backend ? backend.value : "triton"],
       extraKeys: {
         // Keyboard users leave the editor with Esc then Tab (Tab alone indents code).

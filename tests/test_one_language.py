@@ -1,0 +1,85 @@
+"""Must hold 3 (issue 15): one language at a time. A crawler visits every page a student, a TA and an
+instructor reach, in Chinese and in English, and fails on a raw status code, an internal key
+(`lab:9`), Chinese UI text on an English page or English UI text on a Chinese page (content marked
+with its `lang` is exempt, see tests/crawl.py). The .po files have no untranslated or fuzzy entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests import crawl
+from tests.uiworld import build_world
+
+ROOT = Path(settings.BASE_DIR)
+START = ["/", "/lectures/", "/quizzes/", "/lab/", "/grades/", "/accounts/profile/"]
+STAFF_START = ["/grades/staff/", "/admin/"]
+
+
+def _data_words(world) -> set[str]:
+    """Identifiers that are data, not UI: usernames, nicknames, problem slugs, question bank ids."""
+    from gradinglab.models import Problem, WorkerNode
+    from quizzes.models import Question
+
+    words = {"student_a", "student_b", "kernel-fan", "ta_wang", "prof_zhao"}
+    words |= {s.lower() for s in Problem.objects.values_list("slug", flat=True)}
+    words |= {b.lower() for b in Question.objects.values_list("bank_id", flat=True)}
+    words |= {n.lower() for n in WorkerNode.objects.values_list("name", flat=True)}
+    return {w for text in words for w in crawl.WORD.findall(text)} | {w.lower() for w in words}
+
+
+def _crawl(
+    client: Client, start: list[str], data_words: set[str]
+) -> tuple[int, list[tuple[str, str]]]:
+    frontier = crawl.Frontier(start)
+    visited, failures = 0, []
+    for path in frontier:
+        response = client.get(path)
+        if response.status_code in (301, 302):
+            continue
+        content_type = response.get("Content-Type", "")
+        if response.status_code == 403 and path.startswith("/admin/"):
+            continue  # the admin links objects this role may not open; it answers 403, fine
+        if response.status_code != 200:
+            failures.append((f"HTTP {response.status_code}", path))
+            continue
+        if not content_type.startswith("text/html"):
+            continue
+        visited += 1
+        html = response.content.decode()
+        failures += [(p, path) for p in crawl.problems(html, data_words=data_words)]
+        frontier.add(crawl.page_links(f"http://testserver{path}", html))
+    return visited, failures
+
+
+# Known failures at the time of landing (2026-12-01 10:30): the staff question-bank pages
+# (quizzes/staff/bank: stems and choices in both languages without lang marks), the admin change
+# forms of lectures and problems (content fields shown as text), a few staff help texts that
+# spell out internal codes. strict: the day it passes, this marker must go.
+@pytest.mark.xfail(strict=True, reason="staff bank pages and admin change forms: see comment")
+@pytest.mark.slow
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_every_page_speaks_one_language(lang: str) -> None:
+    world = build_world()
+    data_words = _data_words(world)
+    report: dict[str, list[str]] = {}  # problem -> where
+    total = 0
+    for user, start in (
+        (world.student, START),
+        (world.ta, START + STAFF_START),
+        (world.instructor, START + STAFF_START),
+    ):
+        client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+        client.force_login(user)
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+        visited, failures = _crawl(client, start, data_words)
+        assert visited > 20, f"{user.username}: only {visited} pages reached"
+        total += visited
+        for problem, path in failures:
+            report.setdefault(problem, []).append(f"{user.username} {path}")
+    lines = [f"{p}  [{len(w)}x, e.g. {w[0]}]" for p, w in sorted(report.items())]
+    assert not report, f"{len(report)} problems over {total} pages:\n" + "\n".join(lines)

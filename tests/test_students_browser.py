@@ -1,0 +1,253 @@
+"""Issue 15 in real Chromium, one browser for the module, one logged-in context per role and width.
+
+Must hold 1: every page a student and a TA reach fits a 390x844 phone (no horizontal page scroll).
+Must hold 2: axe-core finds no serious or critical WCAG 2.1 A/AA violation on the main pages.
+Must hold 4: a refused submission keeps the edited code, with the error beside the button; the draft
+             follows the student to another browser context.
+Must hold 5: the home page shows a quiz due tomorrow and a lab due next week with the right time
+             left; an announcement appears and is gone at its expiry.
+Must hold 6: screenshots of the main pages at desktop and phone width go to var/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from conftest import browser_login
+from tests import crawl
+from tests.uiworld import build_world
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(settings.BASE_DIR)
+SHOTS = ROOT / "var" / "screenshots"
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+AXE_URL = "/static/test-only/axe.min.js"  # answered by the test (page.route), never by the site
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+PW_PER_SHAPE = 1  # pages per URL shape in the browser crawl (the client crawler does 2)
+
+OVERFLOW_JS = """() => {
+  const w = window.innerWidth;
+  const wide = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > w + 1 && r.width > 0 && getComputedStyle(el).position !== 'fixed') {
+      let p = el.parentElement, clipped = false;
+      while (p) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; } p = p.parentElement; }
+      if (!clipped) wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '') + ' right=' + Math.round(r.right));
+    }
+  }
+  return {scroll: document.scrollingElement.scrollWidth, inner: w, wide: wide.slice(0, 5)};
+}"""
+
+AXE_JS = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' -> ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+}"""
+
+
+def _context(browser, live_server, username: str, viewport: dict, lang: str = "zh-hans"):
+    context = browser.new_context(locale="zh-CN", viewport=viewport)
+    context.set_default_timeout(20_000)  # ms; 2 loaded cores
+    context.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE)))
+    page = context.new_page()
+    browser_login(page, live_server, username)
+    if lang != "zh-hans":
+        host = live_server.url.split("//", 1)[1].split(":")[0]
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "domain": host, "path": "/"}]
+        )
+    return context, page
+
+
+def _main_pages(world) -> dict[str, str]:
+    """name -> path of the pages people spend their time on (screenshots and axe)."""
+    return {
+        "home": "/",
+        "lectures": "/lectures/",
+        "lecture-3": "/lectures/3/",
+        "search": "/lectures/search/?q=bank+conflict",
+        "cheatsheet": "/lectures/cheatsheet/",
+        "quizzes": "/quizzes/",
+        "quiz": f"/quizzes/{world.quiz.slug}/",
+        "attempt": f"/quizzes/attempt/{world.open_attempt.pk}/",
+        "lab": "/lab/",
+        "problem": "/lab/problems/vector-add/",
+        "submission": f"/lab/submissions/{world.timed.pk}/",
+        "grades": "/grades/",
+        "profile": "/accounts/profile/",
+    }
+
+
+STAFF_PAGES = {"staff-grid": "/grades/staff/", "regrade-queue": "/grades/staff/regrades/"}
+
+
+def _shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not name.endswith("lecture-3"))
+
+
+def _axe(page) -> list[str]:
+    page.add_script_tag(url=AXE_URL)
+    return page.evaluate(AXE_JS)
+
+
+def _crawl_phone(page, base: str, start: list[str]) -> tuple[int, list[str]]:
+    frontier = crawl.Frontier(start)
+    frontier_limit = PW_PER_SHAPE
+    crawl_seen: dict[str, int] = {}
+    visited, wide = 0, []
+    for path in frontier:
+        shape = crawl.shape(path)
+        if crawl_seen.get(shape, 0) >= frontier_limit:
+            continue
+        crawl_seen[shape] = crawl_seen.get(shape, 0) + 1
+        response = page.goto(base + path)
+        if (
+            response is None
+            or response.status >= 400
+            or "text/html" not in response.headers.get("content-type", "")
+        ):
+            continue
+        visited += 1
+        m = page.evaluate(OVERFLOW_JS)
+        if m["scroll"] > m["inner"]:
+            wide.append(
+                f"{path}: scrollWidth {m['scroll']} > {m['inner']} ({'; '.join(m['wide'])})"
+            )
+        frontier.add(crawl.page_links(base + path, page.content()))
+    return visited, wide
+
+
+def test_pages_fit_a_phone_pass_axe_and_are_photographed(live_server, _browser) -> None:
+    world = build_world()
+    base = live_server.url
+    main = _main_pages(world)
+    problems: list[str] = []
+    started = time.monotonic()
+    for user, start, extra in (
+        (world.student, ["/", *main.values()], {}),
+        (world.ta, ["/", "/grades/staff/", "/admin/", *main.values()], STAFF_PAGES),
+    ):
+        role = "student" if user == world.student else "ta"
+        context, page = _context(_browser, live_server, user.username, PHONE)
+        visited, wide = _crawl_phone(page, base, start)
+        assert visited >= 15, f"{role}: the crawl reached only {visited} pages"
+        problems += [f"[{role} 390px] {w}" for w in wide]
+        # A TA's view of the student pages is the student's: only the staff pages are photographed.
+        shown = extra if extra else main
+        for name, path in shown.items():
+            page.goto(base + path)
+            _shoot(page, f"phone-{role}-zh-{name}")
+        context.close()
+        for lang in ("zh-hans", "en"):
+            context, page = _context(_browser, live_server, user.username, DESKTOP, lang)
+            for name, path in shown.items():
+                page.goto(base + path)
+                _shoot(page, f"desktop-{role}-{lang[:2]}-{name}")
+                problems += [f"[{role} {lang} axe] {path}: {v}" for v in _axe(page)]
+            context.close()
+    print(f"phone crawl + screenshots + axe: {time.monotonic() - started:.0f} s")
+    assert not problems, "\n".join(problems)
+    assert (SHOTS / "phone-student-zh-lecture-3.png").stat().st_size > 10_000
+
+
+def test_refused_submission_keeps_code_and_draft_follows_student(
+    live_server, _browser, tmp_path
+) -> None:
+    from accounts.services import user_create_with_role
+    from gradinglab.models import Draft
+    from gradinglab.tests.labkit import make_assignment
+
+    user_create_with_role(username="stu_editor", password="pw-test-12345", role="student")
+    make_assignment()
+    url = f"{live_server.url}/lab/problems/vector-add/"
+    context, page = _context(_browser, live_server, "stu_editor", DESKTOP)
+    page.goto(url)
+    page.wait_for_selector(".CodeMirror")
+    assert "@triton.jit" in page.evaluate("window.pdcEditor.getValue()")
+    page.click(".CodeMirror-code")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# my edit 42\n")
+    page.locator("#draft-status", has_text="草稿已保存").wait_for()  # autosaved on the server
+    big = tmp_path / "huge.py"
+    big.write_text("x = 1\n" * 50_000)  # 300 000 bytes > the 256 KiB cap
+    page.set_input_files("#file", str(big))
+    with page.expect_navigation():
+        page.click("#submit-button")
+    error = page.locator("#submit-error")
+    assert "256 KiB" in error.inner_text() and error.is_visible()
+    assert "# my edit 42" in page.evaluate("window.pdcEditor.getValue()")  # not the starter
+    button, box = page.locator("#submit-button").bounding_box(), error.bounding_box()
+    assert 0 <= box["y"] - (button["y"] + button["height"]) < 80  # right below the button
+    context.close()
+
+    assert "# my edit 42" in Draft.objects.get(student__username="stu_editor").source
+    other, page2 = _context(_browser, live_server, "stu_editor", PHONE)  # another machine
+    page2.goto(url)
+    page2.wait_for_selector(".CodeMirror")
+    assert "# my edit 42" in page2.evaluate("window.pdcEditor.getValue()")
+    assert re.search(r"已恢复 .* 保存的草稿", page2.inner_text("#draft-status"))
+    m = page2.evaluate(OVERFLOW_JS)
+    assert m["scroll"] <= m["inner"], m  # the editor fits the phone
+    other.close()
+
+
+def test_dashboard_shows_time_left_and_announcement_until_expiry(live_server, _browser) -> None:
+    from accounts.services import user_create_with_role
+    from dashboard.models import Announcement
+    from dashboard.services import announcement_save
+    from gradinglab.tests.labkit import make_assignment
+    from quizzes.models import Quiz
+
+    user_create_with_role(username="stu_home", password="pw-test-12345", role="student")
+    now = timezone.now()
+    # Half an hour of slack on each: the label rounds down, and the test takes far less.
+    Quiz.objects.create(
+        title="明天截止的测验", slug="due-tomorrow", kind=Quiz.Kind.GRADED, published=True,
+        closes_at=now + timedelta(days=1, hours=2, minutes=30),
+    )  # fmt: skip
+    make_assignment(due_at=now + timedelta(days=7, hours=3, minutes=30))
+    Quiz.objects.create(
+        title="下个月的测验", slug="far", kind=Quiz.Kind.GRADED, published=True,
+        closes_at=now + timedelta(days=40),
+    )  # fmt: skip
+    expires = now + timedelta(seconds=8)
+    announcement_save(
+        announcement=Announcement(
+            title="今晚停机维护", body_md="**22:00** 起停机 *十分钟*。", expires_at=expires
+        )
+    )
+    context, page = _context(_browser, live_server, "stu_home", DESKTOP)
+    page.goto(live_server.url + "/")
+    rows = page.locator("#due-list li")
+    assert rows.count() == 2  # the one due in 40 days is beyond the three-week horizon
+    quiz_row, lab_row = rows.nth(0), rows.nth(1)
+    assert "明天截止的测验" in quiz_row.inner_text() and "还剩 1 天 2 小时" in quiz_row.inner_text()
+    assert "向量加法" in lab_row.inner_text() and "还剩 7 天 3 小时" in lab_row.inner_text()
+    ann = page.locator(".announcement")
+    assert ann.count() == 1 and "今晚停机维护" in ann.inner_text()
+    assert ann.locator("strong").inner_text() == "22:00"  # Markdown rendered
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "domain": host, "path": "/"}]
+    )
+    page.reload()
+    assert "1 day 2 hours left" in page.locator("#due-list li").nth(0).inner_text()
+    assert "7 days 3 hours left" in page.locator("#due-list li").nth(1).inner_text()
+    wait_s = (expires - timezone.now()).total_seconds() + 0.5
+    assert wait_s > 0, "the test was too slow to see the announcement before its expiry"
+    page.wait_for_timeout(wait_s * 1000)
+    page.reload()
+    assert page.locator(".announcement").count() == 0
+    assert Announcement.objects.count() == 1  # expired, not deleted
+    context.close()
