@@ -39,6 +39,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, parse_cookie
 
+from pdcsite.logs import request_id_for
+
 log = logging.getLogger(__name__)
 
 ENTRY_SECONDS = 600  # an entry lives 10 min at most; stamps make it stale earlier when needed
@@ -316,6 +318,8 @@ class FastPathApp:
                 hit = None
             if hit is not None:
                 headers, body = hit
-                start_response("200 OK", [*headers, ("Content-Length", str(len(body)))])
+                # Every reply carries its own id, as RequestIdMiddleware gives Django's replies.
+                request_id = ("X-Request-ID", request_id_for(environ))
+                start_response("200 OK", [*headers, request_id, ("Content-Length", str(len(body)))])
                 return [body]
         return self.app(environ, start_response)

@@ -29,13 +29,18 @@ _submission_id: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")  # a proxy's id is kept only if it is this shape
 
 
+def request_id_for(meta: dict) -> str:
+    """The proxy's ``X-Request-ID`` when it is a sane token, else a fresh one (also the fast path's)."""
+    given = meta.get("HTTP_X_REQUEST_ID", "")
+    return given if _SANE_ID.match(given) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        given = request.META.get("HTTP_X_REQUEST_ID", "")
-        request_id = given if _SANE_ID.match(given) else uuid.uuid4().hex
+        request_id = request_id_for(request.META)
         request.request_id = request_id  # type: ignore[attr-defined]
         token, tagged = _request_id.set(request_id), _submission_id.set(None)
         try:

@@ -134,9 +134,14 @@ def _warm(app, cookies: dict[str, str], path: str = "/lectures/3/") -> Reply:
     hit = _call(app, path, cookies)
     assert hit.status == 200 and hit.fast
     assert hit.body == stored.body
-    assert {k: v for k, v in hit.headers.items() if k != "content-length"} == {
-        k: v for k, v in stored.headers.items() if k != "content-length"
+    per_request = {"content-length", "x-request-id"}  # the id is each reply's own
+    assert {k: v for k, v in hit.headers.items() if k not in per_request} == {
+        k: v for k, v in stored.headers.items() if k not in per_request
     }
+    assert (
+        hit.headers["x-request-id"]
+        and hit.headers["x-request-id"] != stored.headers["x-request-id"]
+    )
     assert int(hit.headers["content-length"]) == len(hit.body)
     return hit
 
