@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from gradebook.services import grade_item_late_policy_set
@@ -60,7 +61,8 @@ class QuizAdmin(admin.ModelAdmin):
                     "shuffle_choices",
                     "draw_count",
                 ),
-                "description": format_html("<p>{}</p><p>{}</p>", GRADING_HELP, PARTIAL_HELP),
+                # Lazy: formatted per request, in the language of the page (our own text, no markup).
+                "description": format_lazy("<p>{}</p><p>{}</p>", GRADING_HELP, PARTIAL_HELP),
             },
         ),
         (

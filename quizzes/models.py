@@ -109,15 +109,17 @@ class QuizQuerySet(models.QuerySet["Quiz"]):
         return self.filter(published=True)
 
 
+# Choices named by their labels, never by their stored codes (those are not shown to people).
 GRADING_HELP = _(
-    "多次作答如何汇总：best = 最高分；last = 最后一次提交；first = 第一次提交；average = 所有已提交作答的平均分。"
+    "多次作答如何汇总：最高分 = 取最高的一次；最后一次 = 最后一次提交；第一次 = 第一次提交；"
+    "平均分 = 所有已提交作答的平均分。"
 )
 PARTIAL_HELP = _(
     "多选题部分得分（n = 选项总数，c = 正确选项数，t = 选中的正确项数，f = 选中的错误项数）："
-    "all_or_nothing：选中集合与正确集合完全一致得满分，否则 0；"
-    "net_correct：max(0, (t − f) / c)；"
-    "coverage：(t / c) × (t / (t + f))，一项都没选得 0；"
-    "each_answer：每个选项是一次判断，(t + 未选中的错误项数) / n。"
+    "全对才得分：选中集合与正确集合完全一致得满分，否则 0；"
+    "净正确：max(0, (t − f) / c)；"
+    "覆盖率：(t / c) × (t / (t + f))，一项都没选得 0；"
+    "每个选项计分：每个选项是一次判断，(t + 未选中的错误项数) / n。"
 )
 
 
