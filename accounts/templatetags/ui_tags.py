@@ -21,3 +21,9 @@ def content(text: object) -> SafeString | str:
     if _CJK.search(value):
         return format_html('<span lang="zh-CN">{}</span>', value)
     return value
+
+
+@register.filter
+def content_lang(text: object) -> str:
+    """lang="zh-CN" for an element that cannot hold markup (an <option>) when its text is Chinese."""
+    return "zh-CN" if _CJK.search("" if text is None else str(text)) else ""

@@ -11,10 +11,12 @@ def test_quiz_settings_page_documents_formulas(db, client_instructor) -> None:
     for text in (
         "max(0, (t − f) / c)",
         "(t / c) × (t / (t + f))",
-        "best = 最高分",
+        "最高分 = 取最高的一次",
         "回顾选项：截止后",
     ):
         assert text in html, text
+    # Choices are named by their labels; the stored codes (option values) are not spelled out.
+    assert "all_or_nothing：" not in html and "best =" not in html
     assert client_instructor.get("/admin/quizzes/quiz/add/").status_code == 200
     assert client_instructor.get("/admin/quizzes/question/").status_code == 200
 
