@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from gradebook.access import can_release
 from gradebook.models import (
@@ -22,14 +23,31 @@ def _set_released(request: HttpRequest, queryset, released: bool) -> None:
         item_release_set(item=item, released=released, actor=request.user)  # audited
 
 
-@admin.action(description="发布所选成绩项的成绩", permissions=["release"])
+@admin.action(description=_("发布所选成绩项的成绩"), permissions=["release"])
 def release_items(modeladmin, request, queryset) -> None:
     _set_released(request, queryset, True)
 
 
-@admin.action(description="隐藏所选成绩项的成绩", permissions=["release"])
+@admin.action(description=_("隐藏所选成绩项的成绩"), permissions=["release"])
 def hide_items(modeladmin, request, queryset) -> None:
     _set_released(request, queryset, False)
+
+
+class CategoryFilter(admin.SimpleListFilter):
+    """Categories by their names (测验, 实验), not their keys; the field has no choices."""
+
+    title = _("类别")
+    parameter_name = "category"
+
+    def lookups(self, request, model_admin):
+        from gradebook.templatetags.gradebook_tags import category_label
+
+        titles = dict(Category.objects.values_list("key", "title"))
+        keys = GradeItem.objects.order_by("category").values_list("category", flat=True).distinct()
+        return [(key, category_label(key, titles.get(key, ""))) for key in keys]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(category=self.value()) if self.value() else queryset
 
 
 @admin.register(GradeItem)
@@ -45,7 +63,7 @@ class GradeItemAdmin(admin.ModelAdmin):
         "late_policy",
         "released",
     )
-    list_filter = ("kind", "category", "released", "late_policy")
+    list_filter = ("kind", CategoryFilter, "released", "late_policy")
     search_fields = ("key", "title")
     readonly_fields = ("released",)  # release goes through the audited service (actions below)
     actions = [release_items, hide_items]

@@ -10,7 +10,22 @@ from gradebook.models import GradeItem, RegradeRequest
 _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+class _ContentSelect(forms.Select):
+    """Options whose label is Chinese course content (a quiz title) carry lang="zh-CN", as content
+    does everywhere; an <option> cannot hold a marked-up span."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        from accounts.templatetags.ui_tags import content_lang
+
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if content_lang(label):
+            option["attrs"]["lang"] = content_lang(label)
+        return option
+
+
 class ItemChoiceField(forms.ModelChoiceField):
+    widget = _ContentSelect
+
     def label_from_instance(self, obj: GradeItem) -> str:
         from gradebook.templatetags.gradebook_tags import item_title_text
 

@@ -81,7 +81,13 @@ class GradeItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title  # the key (lab:9) is internal: never shown to people
+        # The key (lab:9) is internal: never shown to people. English pages (the admin's lists
+        # and breadcrumbs) get the English title where there is one, as the site's pages do.
+        from django.utils.translation import get_language
+
+        if (get_language() or "").startswith("en") and self.title_en:
+            return self.title_en
+        return self.title
 
 
 class GradeQuerySet(models.QuerySet):

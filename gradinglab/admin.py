@@ -98,7 +98,7 @@ class AssignmentAdmin(admin.ModelAdmin):
             return redirect("admin:gradinglab_assignment_change", pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"重新计分预览：{assignment}",
+            "title": _("重新计分预览：%(a)s") % {"a": assignment},
             "assignment": assignment,
             "changes": services.regrade_plan(assignment=assignment),
             "opts": self.model._meta,

@@ -20,6 +20,13 @@ from django.utils.translation import gettext_lazy as _
 from gradinglab.queues import queue_for
 
 
+def _page_lang() -> str:
+    """The language ("en" or "zh") of the page being rendered, for names shown by __str__."""
+    from django.utils.translation import get_language
+
+    return "en" if (get_language() or "").startswith("en") else "zh"
+
+
 def token_hash(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
@@ -73,7 +80,7 @@ class Problem(models.Model):
         verbose_name_plural = _("实验题目")
 
     def __str__(self) -> str:
-        return self.title_zh
+        return self.title_for(_page_lang())  # the admin's lists and breadcrumbs
 
     @property
     def publishable(self) -> bool:
@@ -97,7 +104,9 @@ LATE_POLICIES = [
 
 def gpu_kind_choices() -> list[tuple[str, str]]:
     """CPU only, or one of the configured GPU kinds (PDC_GPU_KINDS): a queue some worker consumes."""
-    return [("", _("仅 CPU（正确性）")), *((kind, kind) for kind in settings.GPU_KINDS)]
+    # Labelled, not the bare queue name: "rtx4090" alone reads as an untranslated word.
+    gpu = [(kind, _("GPU（%(kind)s）") % {"kind": kind}) for kind in settings.GPU_KINDS]
+    return [("", _("仅 CPU（正确性）")), *gpu]
 
 
 _PERCENT = [MinValueValidator(0), MaxValueValidator(100)]
@@ -190,7 +199,7 @@ class Assignment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.display_title
+        return self.title or self.problem.title_for(_page_lang())
 
     def clean(self) -> None:
         """The publishing gate (issue 11): a problem is published only while its package has
@@ -322,7 +331,8 @@ class Submission(models.Model):
         indexes = [models.Index(fields=["assignment", "student", "created_at"])]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.assignment.problem.title_zh} {self.student} {self.get_status_display()}"
+        title = self.assignment.problem.title_for(_page_lang())
+        return f"#{self.pk} {title} {self.student} {self.get_status_display()}"
 
     @property
     def effective_score(self):

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
@@ -23,10 +24,21 @@ class QuestionAdmin(admin.ModelAdmin):
     inlines = [ChoiceInline]
 
 
+class PoolForm(forms.ModelForm):
+    class Meta:
+        model = QuizQuestion
+        fields = ("question", "order", "points")
+        # The through model's own fields have no verbose names (a migration for labels only).
+        labels = {"order": _("顺序"), "question": _("题目")}
+
+
 class PoolInline(admin.TabularInline):
     model = QuizQuestion
+    form = PoolForm
     extra = 0
     autocomplete_fields = ("question",)
+    verbose_name = _("选入的题目")
+    verbose_name_plural = _("选入的题目")
 
 
 @admin.register(Quiz)
