@@ -28,9 +28,33 @@ from lectures.rendering import highlight_code
 class ProblemAdmin(admin.ModelAdmin):
     list_display = ("slug", "title_zh", "bound", "active", "publishable_mark", "checked_at")
     search_fields = ("slug", "title_zh", "title_en")
-    readonly_fields = ("content_sha256", "synced_at", "checked_sha256", "checked_at", "report")
+    readonly_fields = (
+        "content_sha256",
+        "synced_at",
+        "checked_sha256",
+        "checked_at",
+        "report",
+        "statement_zh",
+        "statement_en",
+    )
     exclude = ("check_report",)
     actions = ["run_publishing_check"]
+
+    def get_exclude(self, request: HttpRequest, obj=None):
+        exclude = list(super().get_exclude(request, obj) or ())
+        if not self.has_change_permission(request, obj):
+            # A reader who cannot edit gets the statements rendered (below), not their HTML as text.
+            exclude += ["statement_zh_html", "statement_en_html"]
+        return exclude
+
+    # The statements are the sync's own rendering of the content files, shown as HTML on the lab pages too.
+    @admin.display(description=_("中文题面"))
+    def statement_zh(self, obj: Problem) -> str:
+        return format_html('<div lang="zh-CN">{}</div>', mark_safe(obj.statement_zh_html))
+
+    @admin.display(description=_("英文题面"))
+    def statement_en(self, obj: Problem) -> str:
+        return format_html('<div lang="en">{}</div>', mark_safe(obj.statement_en_html))
 
     @admin.display(description=_("可发布"), boolean=True)
     def publishable_mark(self, obj: Problem) -> bool:

@@ -55,11 +55,6 @@ def _crawl(
     return visited, failures
 
 
-# Known failures at the time of landing (2026-12-01 10:30): the staff question-bank pages
-# (quizzes/staff/bank: stems and choices in both languages without lang marks), the admin change
-# forms of lectures and problems (content fields shown as text), a few staff help texts that
-# spell out internal codes. strict: the day it passes, this marker must go.
-@pytest.mark.xfail(strict=True, reason="staff bank pages and admin change forms: see comment")
 @pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
