@@ -179,7 +179,8 @@ def _view_args(paths: list[str], *, toolchain: bool) -> list[str]:
             links[link] = os.readlink(link)
     args: list[str] = []
     # Parents bwrap would create copy the host's modes (/root is 0700): make them traversable.
-    parents = {str(d) for dest in [*binds, *links] for d in Path(dest).parents if str(d) != "/"}
+    parents = {str(d) for dest in [*binds, *links] for d in Path(dest).parents}
+    parents -= {"/", "/tmp"}  # /tmp is the private tmpfs (1777), mounted before the view
     for parent in sorted(parents, key=lambda d: d.count("/")):
         args += ["--perms", "0755", "--dir", parent]
     for real in binds:
@@ -243,9 +244,11 @@ def bwrap_argv(
         "--new-session",
     ]
     tools = toolchain or gpu_minor is not None
+    # The private /tmp first: a checkout or venv under /tmp (CI clones, worktrees) is then bound on
+    # top of it; mounted after the view, the tmpfs would hide the interpreter itself.
+    argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
     argv += _view_args(view_paths(toolchain=tools, gpu=gpu_minor is not None), toolchain=tools)
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
-    argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
     for node, inside in gpu_device_nodes(gpu_minor):
         argv += ["--dev-bind", node, inside]
     argv += ["--perms", "0755", "--dir", str(Path(JOB_MOUNT).parent)]
