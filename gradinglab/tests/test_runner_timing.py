@@ -260,3 +260,22 @@ def test_speedup_baseline_runs_in_the_problems_own_dtype_and_agrees(slug: str) -
         for key, value in want.items():
             assert got[key].dtype == tdtype
             torch.testing.assert_close(got[key], value, atol=atol * 10, rtol=rtol * 10)
+
+
+@pytest.mark.parametrize("later_ms", [0.0, 0.01])
+def test_a_cache_hit_cheaper_than_the_harness_is_flagged_and_graded_at_first_use(
+    later_ms: float,
+) -> None:
+    """A content-keyed cache: 5 ms on first use, then faster than the no-op calibration round, so
+    every later per-call time clamps to exactly 0. That is the strongest speed-up, not none: the
+    first-use time is graded and the job flagged (CI once accepted it at a 0 ms median)."""
+    vector_add = load_problem("vector-add")
+    bench = {"name": "n-1m", "shape": {"n": 1 << 20}, "dtype": "float32"}
+    doc = new_document(slug="vector-add", backend="triton", path="cpu")
+    doc["device"] = {"kind": "cpu", "name": "cpu"}
+    per_call = [5.0] + [later_ms] * 11
+    entry, flags, verdict = measure._judge(vector_add, bench, per_call, [], doc, None, 0)
+    assert verdict is None
+    assert entry["median_ms"] == pytest.approx(5.0)
+    assert entry["ci95_ms"] == [5.0, 5.0]
+    assert any("seen before" in f for f in flags), flags
