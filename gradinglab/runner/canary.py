@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import cuda_build
 
@@ -88,10 +90,11 @@ def nvcc_version() -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def run(gpu_index: int) -> Readiness:
-    """Check versions, then grade the canary on cuda:<gpu_index> (correctness only, no timing)."""
-    from .grader import grade
+def run(gpu_index: int, grade: Callable[..., dict[str, Any]]) -> Readiness:
+    """Check versions, then grade the canary on cuda:<gpu_index> (correctness only, no timing).
 
+    `grade` is the grader's entry point, passed in: the grader uses the pool that runs this check,
+    so importing it here would close a cycle."""
     driver, nvcc = driver_version(), nvcc_version()
     if driver is None or nvcc is None or driver // 1000 < nvcc[0]:
         return decide(driver=driver, nvcc=nvcc, canary_status=None)

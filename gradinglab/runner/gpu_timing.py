@@ -24,6 +24,8 @@ from typing import Any
 
 import torch
 
+from .failures import classify_exception
+
 # Trusted side only (the PyTorch baseline runs in the grader process, never in the sandbox).
 _perf = time.perf_counter
 
@@ -119,8 +121,6 @@ class BenchBuffers:
 
     def run_round(self, order: list[int], entry: Callable[..., Any] | None) -> dict[str, Any]:
         """One sealed round: each set of `order` once. entry None: the calibration no-op."""
-        from .harness import classify_exception
-
         cuda = self.device.type == "cuda"
         marks: list[Any] = []
         for i, k in enumerate(order):
@@ -155,8 +155,6 @@ class BenchBuffers:
 
     def warm_up(self, entry: Callable[..., Any], calls: int) -> dict[str, Any] | None:
         """JIT compile and autotune happen here, on a set that is never timed or checked."""
-        from .harness import classify_exception
-
         inputs, outputs = self.src[-1]
         for _ in range(calls):
             for key, t in self.buffers.inputs.items():

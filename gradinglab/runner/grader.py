@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from . import cuda_build, measure, pool, scoring, timing_check
+from . import canary, cuda_build, measure, pool, scoring, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .problems import Problem, ProblemInvalid, load_problem
 from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, read_returned
@@ -66,6 +66,11 @@ def grade(
     return doc
 
 
+def gpu_readiness(gpu_index: int) -> canary.Readiness:
+    """The canary a GPU pool runs before its first job, graded through this module."""
+    return canary.run(gpu_index, grade)
+
+
 def _source_problem(source: Any) -> str | None:
     if not isinstance(source, str):
         return "the submission must be text"
@@ -107,7 +112,9 @@ def _grade(
     if dev.type == "cuda":  # the cgroup cap fits this job's tensors (transpose ships GiBs)
         io_bytes = tensor_bytes(job_cases) + sum(tensor_bytes(b["sets"]) for b in benches)
         limits = limits.merged({"memory_mb": gpu_memory_mb(limits.memory_mb, io_bytes)})
-    warm = pool.get_pool(gpu_index, light=backend == "cuda" and dev.type != "cuda")
+    warm = pool.get_pool(
+        gpu_index, light=backend == "cuda" and dev.type != "cuda", canary=gpu_readiness
+    )
     sandbox = warm.acquire(limits)
     try:
         conv = _converse(sandbox, problem, source, backend, dev, limits, job_cases, benches)

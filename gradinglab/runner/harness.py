@@ -17,10 +17,11 @@ import os
 import resource
 import sys
 import time
-import traceback
 from typing import Any
 
-JOB = "/run/job"  # sandbox.JOB_MOUNT
+from .failures import classify_exception, needs_gpu, student_traceback
+from .sandbox import JOB_MOUNT as JOB
+
 _status_fd = -1
 
 
@@ -205,7 +206,7 @@ def load_triton_module(entry_name: str) -> dict[str, Any]:
     except MemoryError:
         raise
     except BaseException as exc:
-        if gpu_only := _needs_gpu(exc):
+        if gpu_only := needs_gpu(exc):
             return gpu_only
         return {
             "status": "compile_error",
@@ -255,64 +256,6 @@ def call_entry(entry: Any, args: list[Any], device: Any) -> tuple[dict[str, Any]
         return {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}, None
     except BaseException as exc:
         return classify_exception(exc), None
-
-
-_OOM_MARKERS = (
-    "can't allocate memory",
-    "not enough memory",
-    "out of memory",
-    "Cannot allocate memory",
-)
-
-
-def classify_exception(exc: BaseException) -> dict[str, Any]:
-    from . import triton_guard
-
-    violation = triton_guard.pop_violation()
-    if violation is not None:  # the interpreter wraps it in InterpreterError(repr(e)); unwrap
-        return {
-            "status": "runtime_error",
-            "message": str(violation),
-            "kernel": getattr(violation, "kernel", None),
-        }
-    if gpu_only := _needs_gpu(exc):
-        return gpu_only
-    text = f"{type(exc).__name__}: {exc}"
-    if any(m in text for m in _OOM_MARKERS):
-        return {"status": "memory_limit", "message": "out of memory: " + text[:500]}
-    kind = type(exc).__name__
-    status = (
-        "compile_error"
-        if kind in ("CompilationError", "CompileTimeAssertionFailure")
-        else "runtime_error"
-    )
-    return {"status": status, "message": student_traceback(exc)}
-
-
-def _needs_gpu(exc: BaseException) -> dict[str, Any] | None:
-    """CPU path: code that truly needs a CUDA device is needs_gpu, not the student's error."""
-    if os.environ.get("TRITON_INTERPRET") != "1":
-        return None
-    from . import triton_standin
-
-    reason = triton_standin.needs_gpu_reason(exc)
-    if reason is None:
-        return None
-    return {
-        "status": "needs_gpu",
-        "message": "this code needs a GPU (the CPU path runs the Triton interpreter on CPU "
-        f'tensors; use the inputs\' device, not "cuda"): {reason}',
-    }
-
-
-def student_traceback(exc: BaseException, limit_chars: int = 3000) -> str:
-    """The frames in submission.py plus the exception line: what the student can act on."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(JOB)]
-    lines = [
-        f"  submission, line {f.lineno}, in {f.name}: {(f.line or '').strip()}" for f in frames[-6:]
-    ]
-    tail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    return ("\n".join(lines) + ("\n" if lines else "") + tail)[:limit_chars]
 
 
 if __name__ == "__main__":  # pragma: no cover - started through sandbox._HARNESS_BOOT

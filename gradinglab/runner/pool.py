@@ -11,9 +11,10 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 
-from . import canary
+from .canary import Readiness
 from .sandbox import Limits, Sandbox, SandboxStartError
 
 POOL_SIZE = int(os.environ.get("PDC_RUNNER_POOL", "1"))  # idle sandboxes kept per process
@@ -27,7 +28,13 @@ CEILING = Limits(
 
 
 class WarmPool:
-    def __init__(self, size: int, gpu_index: int | None, light: bool = False):
+    def __init__(
+        self,
+        size: int,
+        gpu_index: int | None,
+        light: bool = False,
+        canary: Callable[[int], Readiness] | None = None,
+    ):
         self.size = size
         self.gpu_index = gpu_index
         self.light = light
@@ -37,7 +44,10 @@ class WarmPool:
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self.last_error: str = ""
-        self.readiness: canary.Readiness | None = None  # GPU pools: the canary's finding
+        # GPU pools: the check that the host can run jobs (the grader's canary, see canary.run);
+        # a GPU pool given none refuses jobs rather than grade on an unchecked host.
+        self.canary = canary
+        self.readiness: Readiness | None = None  # GPU pools: the canary's finding
         self._in_canary = False
 
     def _fits(self, limits: Limits) -> bool:
@@ -58,7 +68,11 @@ class WarmPool:
         if self.readiness is None:
             self._in_canary = True
             try:
-                self.readiness = canary.run(self.gpu_index)
+                self.readiness = (
+                    self.canary(self.gpu_index)
+                    if self.canary is not None
+                    else Readiness(False, "no canary check was given to this GPU pool")
+                )
             finally:
                 self._in_canary = False
         if not self.readiness.ok:
@@ -143,8 +157,13 @@ _pid = os.getpid()
 _guard = threading.Lock()
 
 
-def get_pool(gpu_index: int | None = None, light: bool = False) -> WarmPool:
-    """The process's pool for a GPU (None: CPU path); `light` pools skip importing torch."""
+def get_pool(
+    gpu_index: int | None = None,
+    light: bool = False,
+    canary: Callable[[int], Readiness] | None = None,
+) -> WarmPool:
+    """The process's pool for a GPU (None: CPU path); `light` pools skip importing torch.
+    `canary` is the GPU host check the pool runs before its first job (see WarmPool)."""
     global _pid
     with _guard:
         if _pid != os.getpid():  # forked: the parent's sandboxes are not ours to use or kill
@@ -152,7 +171,7 @@ def get_pool(gpu_index: int | None = None, light: bool = False) -> WarmPool:
             _pid = os.getpid()
         key = (gpu_index, light)
         if key not in _pools:
-            _pools[key] = WarmPool(POOL_SIZE, gpu_index, light)
+            _pools[key] = WarmPool(POOL_SIZE, gpu_index, light, canary)
         return _pools[key]
 
 
@@ -166,9 +185,9 @@ def configure(size: int) -> None:
             p.shutdown()
 
 
-def warm_up(gpu_index: int | None = None) -> None:
+def warm_up(gpu_index: int | None = None, canary: Callable[[int], Readiness] | None = None) -> None:
     """Start filling the pool now (e.g. when a worker process starts); GPU: canary first."""
-    warm = get_pool(gpu_index)
+    warm = get_pool(gpu_index, canary=canary)
     try:
         warm.check_ready()
     except SandboxStartError as exc:

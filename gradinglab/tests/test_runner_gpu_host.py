@@ -190,29 +190,31 @@ def test_canary_run_grades_on_the_gpu_and_checks_versions(monkeypatch: pytest.Mo
     monkeypatch.setattr(grader, "grade", fake_grade)
     monkeypatch.setattr(canary, "nvcc_version", lambda: (13, 0))
     monkeypatch.setattr(canary, "driver_version", lambda: 13000)  # torch.cuda boundary
-    got = canary.run(2)
+    got = grader.gpu_readiness(2)
     assert not got.ok and "got nan" in got.reason
     assert calls[0]["device"] == "cuda:2" and calls[0]["backend"] == "cuda"
     assert calls[0]["public_only"] is True
     monkeypatch.setattr(canary, "driver_version", lambda: 12080)
-    assert "CUDA 12.8" in canary.run(2).reason and len(calls) == 1  # no job on a stale driver
+    assert (
+        "CUDA 12.8" in grader.gpu_readiness(2).reason and len(calls) == 1
+    )  # no job on a stale driver
 
 
-def test_worker_with_a_failed_canary_refuses_jobs_and_says_why(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_worker_with_a_failed_canary_refuses_jobs_and_says_why() -> None:
     runs = []
 
     def fake_run(index: int) -> canary.Readiness:
         runs.append(index)
         return canary.Readiness(False, "the driver supports CUDA 12.4 but nvcc builds for 13.0")
 
-    monkeypatch.setattr(canary, "run", fake_run)
-    warm = pool.WarmPool(size=0, gpu_index=1)
+    warm = pool.WarmPool(size=0, gpu_index=1, canary=fake_run)
     for _ in range(2):
         with pytest.raises(SandboxStartError, match="refuses jobs: the driver supports CUDA 12.4"):
             warm.acquire(Limits())
     assert runs == [1]  # checked once per pool, then the finding is kept
-    cpu = pool.WarmPool(size=0, gpu_index=None)
+    cpu = pool.WarmPool(size=0, gpu_index=None, canary=fake_run)
     cpu.check_ready()  # the CPU path has no canary
     assert runs == [1]
+    unchecked = pool.WarmPool(size=0, gpu_index=0)  # fail closed: no check, no jobs
+    with pytest.raises(SandboxStartError, match="no canary check"):
+        unchecked.acquire(Limits())
