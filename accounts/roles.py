@@ -115,12 +115,3 @@ def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
 def role_cache_clear(user: AbstractBaseUser) -> None:
     if hasattr(user, _ROLE_CACHE_ATTR):
         delattr(user, _ROLE_CACHE_ATTR)
-
-
-def is_staff_member(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """TAs, instructors and superusers: the people who may see everyone's work."""
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    return role_of(user) in (TA, INSTRUCTOR)

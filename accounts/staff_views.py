@@ -14,18 +14,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors, services
+from accounts.access import can_import_roster, can_view_roster
 from accounts.forms import RosterConfirmForm, RosterUploadForm
 
 _SALT = "accounts.roster.confirm"
 _MAX_AGE_S = 3600  # seconds a preview stays confirmable; re-upload after that
-
-
-def _can_view(user) -> bool:
-    return user.has_perm("accounts.view_profile")
-
-
-def _can_import(user) -> bool:
-    return user.has_perm("accounts.change_profile")
 
 
 def _roster_page(request: HttpRequest, status: int = 200, **extra) -> HttpResponse:
@@ -34,7 +27,7 @@ def _roster_page(request: HttpRequest, status: int = 200, **extra) -> HttpRespon
         "people": selectors.roster_people(section=section),
         "sections": selectors.roster_sections(),
         "section": section,
-        "can_import": _can_import(request.user),
+        "can_import": can_import_roster(request.user),
         "upload_form": extra.pop("upload_form", None) or RosterUploadForm(),
         **extra,
     }
@@ -44,7 +37,7 @@ def _roster_page(request: HttpRequest, status: int = 200, **extra) -> HttpRespon
 @login_required
 @require_GET
 def roster(request: HttpRequest) -> HttpResponse:
-    if not _can_view(request.user):
+    if not can_view_roster(request.user):
         raise PermissionDenied("the roster is for staff")
     return _roster_page(request)
 
@@ -52,7 +45,7 @@ def roster(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def roster_upload(request: HttpRequest) -> HttpResponse:
-    if not _can_import(request.user):
+    if not can_import_roster(request.user):
         raise PermissionDenied("only instructors import the roster")
     form = RosterUploadForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -72,7 +65,7 @@ def roster_upload(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def roster_confirm(request: HttpRequest) -> HttpResponse:
-    if not _can_import(request.user):
+    if not can_import_roster(request.user):
         raise PermissionDenied("only instructors import the roster")
     form = RosterConfirmForm(request.POST)
     try:

@@ -61,7 +61,8 @@ def due_next(user, *, now: datetime | None = None) -> list[DueItem]:
     )
     done_quizzes = set(
         Attempt.objects.visible_to(user)
-        .filter(student=user, state=Attempt.State.SUBMITTED)
+        .owned_by(user)
+        .filter(state=Attempt.State.SUBMITTED)
         .values_list("quiz_id", flat=True)
     )
     for quiz in quizzes:
@@ -82,7 +83,8 @@ def due_next(user, *, now: datetime | None = None) -> list[DueItem]:
     )
     done_labs = set(
         Submission.objects.visible_to(user)
-        .filter(student=user, practice=False)
+        .owned_by(user)
+        .filter(practice=False)
         .values_list("assignment_id", flat=True)
     )
     for lab in labs:
@@ -123,7 +125,8 @@ def recent_grades(user) -> list:
 
     return list(
         Grade.objects.visible_to(user)
-        .filter(student=user, item__released=True)
+        .owned_by(user)
+        .filter(item__released=True)
         .select_related("item")
         .order_by("-computed_at")[:RECENT_LIMIT]
     )
@@ -145,7 +148,7 @@ def recent_feedback(user) -> list[Feedback]:
     rows: list[Feedback] = []
     commented = (
         Submission.objects.visible_to(user)
-        .filter(student=user)
+        .owned_by(user)
         .exclude(staff_comment="")
         .select_related("assignment__problem")
         .order_by("-created_at")[:RECENT_LIMIT]
@@ -162,7 +165,8 @@ def recent_feedback(user) -> list[Feedback]:
         )
     answered = (
         RegradeRequest.objects.visible_to(user)
-        .filter(student=user, resolved_at__isnull=False)
+        .owned_by(user)
+        .filter(resolved_at__isnull=False)
         .select_related("item")
         .order_by("-resolved_at")[:RECENT_LIMIT]
     )

@@ -1,6 +1,8 @@
 """The gradebook's access checks, one per resource. Views call these and nothing else decides access.
 
-- staff pages: `staff_required` (TA, instructor, superuser) — everyone else gets 403;
+Built on ``accounts.access`` (the project's one access module):
+
+- staff pages: `accounts.access.staff_required` (TA, instructor, superuser) — everyone else 403;
 - release and course settings: `can_release` (the instructor's `gradebook.release_grades`);
 - a regrade request: `regrade_request_get` (a student reaches only their own, else 404);
 - every staff write: `staff_write_check` with the permission of that write (STAFF_WRITE_PERMISSIONS);
@@ -9,29 +11,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from accounts.roles import is_staff_member
+from accounts.access import staff_permission
 from gradebook.models import RegradeRequest
-
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    @login_required
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not is_staff_member(request.user):
-            raise PermissionDenied("course staff only")
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
 
 # The permission each staff write needs (accounts.roles gives them to the roles).
 STAFF_WRITE_PERMISSIONS: dict[str, str] = {
@@ -48,12 +33,12 @@ STAFF_WRITE_PERMISSIONS: dict[str, str] = {
 
 def staff_write_check(user: AbstractBaseUser | AnonymousUser, write: str) -> None:
     """PermissionDenied unless the user is course staff holding the permission of this write."""
-    if not (is_staff_member(user) and user.has_perm(STAFF_WRITE_PERMISSIONS[write])):
+    if not staff_permission(user, STAFF_WRITE_PERMISSIONS[write]):
         raise PermissionDenied(f"{write} needs {STAFF_WRITE_PERMISSIONS[write]}")
 
 
 def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:
-    return is_staff_member(user) and user.has_perm("gradebook.release_grades")
+    return staff_permission(user, "gradebook.release_grades")
 
 
 def regrade_request_get(user: AbstractBaseUser, pk: int) -> RegradeRequest:

@@ -13,13 +13,12 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.access import AccessQuerySet, OwnedQuerySet
 
-class GradeItemQuerySet(models.QuerySet):
-    def visible_to(self, user) -> GradeItemQuerySet:
-        """Every signed-in user may see that an item exists; its scores follow Grade.visible_to."""
-        if not user.is_authenticated:
-            return self.none()
-        return self
+
+class GradeItemQuerySet(AccessQuerySet):
+    # Every signed-in user may see that an item exists; its scores follow Grade.visible_to.
+    member_sees_all = True
 
 
 class GradeItem(models.Model):
@@ -90,16 +89,10 @@ class GradeItem(models.Model):
         return self.title
 
 
-class GradeQuerySet(models.QuerySet):
-    def visible_to(self, user) -> GradeQuerySet:
+class GradeQuerySet(OwnedQuerySet):
+    def for_member(self, user) -> GradeQuerySet:
         """Staff see every grade; a student sees only their own grades of released items."""
-        from accounts.roles import is_staff_member
-
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
-        return self.filter(student=user, item__released=True)
+        return self.owned_by(user).filter(item__released=True)
 
 
 class Grade(models.Model):
@@ -150,12 +143,8 @@ class Grade(models.Model):
         return self.override_points is not None
 
 
-class GradeEventQuerySet(models.QuerySet):
-    def visible_to(self, user) -> GradeEventQuerySet:
-        """The audit trail is for staff; students see outcomes on their own pages instead."""
-        from accounts.roles import is_staff_member
-
-        return self if is_staff_member(user) else self.none()
+class GradeEventQuerySet(AccessQuerySet):
+    """The audit trail is for staff (for_member: none); students see outcomes on their own pages."""
 
 
 class GradeEvent(models.Model):
@@ -294,14 +283,8 @@ class GradebookSettings(models.Model):
         return cls.objects.get_or_create(pk=1)[0]
 
 
-class StudentItemQuerySet(models.QuerySet):
-    def visible_to(self, user):
-        """Staff see every row; a student only their own."""
-        from accounts.roles import is_staff_member
-
-        if not user.is_authenticated:
-            return self.none()
-        return self if is_staff_member(user) else self.filter(student=user)
+class StudentItemQuerySet(OwnedQuerySet):
+    """Staff see every row; a student only their own."""
 
 
 class Extension(models.Model):

@@ -17,9 +17,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.access import staff_required
 from gradebook import csvio, selectors, services
 from gradebook import forms as gb_forms
-from gradebook.access import can_release, staff_required, staff_write_check
+from gradebook.access import can_release, staff_write_check
 from gradebook.charts import histogram_svg
 from gradebook.models import Grade, GradeItem, RegradeRequest
 

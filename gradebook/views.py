@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts.roles import is_staff_member
+from accounts.access import is_staff_member
 from gradebook import csvio, selectors, services
 from gradebook.access import regrade_request_get, staff_write_check
 from gradebook.forms import RegradeRequestForm, RegradeResolveForm

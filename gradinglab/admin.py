@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from gradebook.models import Grade
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch, services
+from gradinglab.access import lab_may
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
 from lectures.rendering import highlight_code
 
@@ -109,7 +110,7 @@ class AssignmentAdmin(admin.ModelAdmin):
     def rescore_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """Rescore (recompute every stored result under the current rule; nothing is re-run).
         GET: a confirm page listing the changes (reads only). POST: apply, audited, redirect."""
-        if not request.user.has_perm("gradinglab.rescore_assignment"):
+        if not lab_may(request.user, "rescore"):
             raise PermissionDenied
         assignment = get_object_or_404(Assignment, pk=pk)
         if request.method == "POST":
@@ -239,11 +240,11 @@ class SubmissionAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             needed = (
-                "gradinglab.override_submission_score"
+                "override_submission"
                 if data["scope"] == OverrideForm.SUBMISSION
-                else "gradebook.override_grade"
+                else "override_item"
             )
-            if not request.user.has_perm(needed):
+            if not lab_may(request.user, needed):
                 raise PermissionDenied
             try:
                 self._apply_override(sub, data, request.user)
@@ -299,10 +300,10 @@ class SubmissionAdmin(admin.ModelAdmin):
         self.message_user(request, f"已取消标记 {count} 个提交")
 
     def has_rerun_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("gradinglab.rerun_submission")
+        return lab_may(request.user, "rerun")
 
     def has_flag_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("gradinglab.flag_submission")
+        return lab_may(request.user, "flag")
 
 
 @admin.register(WorkerNode)

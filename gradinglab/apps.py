@@ -6,7 +6,8 @@ def _own_submission(pk: int, student, item) -> bool:
     from gradinglab.models import Submission
 
     assignment_id = (
-        Submission.objects.filter(pk=pk, student=student)
+        Submission.objects.owned_by(student)
+        .filter(pk=pk)
         .values_list("assignment_id", flat=True)
         .first()
     )

@@ -17,6 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.access import AccessQuerySet, OwnedQuerySet
 from gradinglab.queues import queue_for
 
 
@@ -35,15 +36,9 @@ def new_token(prefix: str) -> str:
     return prefix + secrets.token_urlsafe(32)
 
 
-class ProblemQuerySet(models.QuerySet):
-    def visible_to(self, user) -> ProblemQuerySet:
+class ProblemQuerySet(AccessQuerySet):
+    def for_member(self, user) -> ProblemQuerySet:
         """Staff see every problem; a student sees problems of published assignments."""
-        from accounts.roles import is_staff_member
-
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
         return self.filter(assignments__published=True).distinct()
 
 
@@ -112,14 +107,9 @@ def gpu_kind_choices() -> list[tuple[str, str]]:
 _PERCENT = [MinValueValidator(0), MaxValueValidator(100)]
 
 
-class AssignmentQuerySet(models.QuerySet):
-    def visible_to(self, user) -> AssignmentQuerySet:
-        from accounts.roles import is_staff_member
-
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
+class AssignmentQuerySet(AccessQuerySet):
+    def for_member(self, user) -> AssignmentQuerySet:
+        """Staff see every assignment; a student sees published ones."""
         return self.filter(published=True)
 
 
@@ -238,16 +228,8 @@ class Assignment(models.Model):
         return self.gpu_kind or "cpu"
 
 
-class SubmissionQuerySet(models.QuerySet):
-    def visible_to(self, user) -> SubmissionQuerySet:
-        """The one access check: staff see all, a student only their own."""
-        from accounts.roles import is_staff_member
-
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
-        return self.filter(student=user)
+class SubmissionQuerySet(OwnedQuerySet):
+    """The one access check (visible_to): staff see all, a student only their own."""
 
 
 class Submission(models.Model):

@@ -57,7 +57,7 @@ class AssignmentRow:
 def lab_index(user) -> list[AssignmentRow]:
     assignments = Assignment.objects.visible_to(user).select_related("problem")
     mine = (
-        Submission.objects.filter(student=user)
+        Submission.objects.owned_by(user)
         .values("assignment_id")
         .annotate(
             attempts=Count("pk", filter=Q(counts_as_attempt=True)),
@@ -66,7 +66,7 @@ def lab_index(user) -> list[AssignmentRow]:
     )
     stats = {row["assignment_id"]: row for row in mine}
     last = {}
-    for sub in Submission.objects.filter(student=user).order_by("created_at"):
+    for sub in Submission.objects.owned_by(user).order_by("created_at"):
         last[sub.assignment_id] = sub.status
     return [
         AssignmentRow(

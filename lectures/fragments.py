@@ -61,7 +61,7 @@ def page_cache_key(request, lecture, neighbours) -> str | None:
 
     if len(get_messages(request)):
         return None
-    from accounts.roles import is_staff_member
+    from accounts.access import is_staff_member
 
     user = request.user
     parts = [

@@ -4,13 +4,12 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.access import AccessQuerySet
 
-class LectureQuerySet(models.QuerySet["Lecture"]):
-    def visible_to(self, user) -> LectureQuerySet:
-        """Lectures are course material: every signed-in user (student, TA, instructor) reads all."""
-        if user is None or not user.is_authenticated:
-            return self.none()
-        return self.all()
+
+class LectureQuerySet(AccessQuerySet):
+    # Lectures are course material: every signed-in user (student, TA, instructor) reads all.
+    member_sees_all = True
 
 
 class Lecture(models.Model):

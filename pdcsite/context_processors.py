@@ -2,7 +2,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_noop
 
-from accounts.roles import is_staff_member
+from accounts.access import is_staff_member
 
 # The default course name, so that makemessages records it and English pages show its msgstr.
 gettext_noop("并行与分布式计算（AI 方向）")

@@ -1,12 +1,11 @@
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
-from accounts.roles import is_staff_member
+from accounts.access import staff_check
 from pdcsite.status import site_status
 
 
@@ -33,8 +32,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def status(request: HttpRequest) -> HttpResponse:
-    if not is_staff_member(request.user):
-        raise PermissionDenied
+    staff_check(request.user)
     return render(request, "status.html", site_status())
 
 

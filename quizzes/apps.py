@@ -6,7 +6,7 @@ def _own_attempt(pk: int, student, item) -> bool:
     from quizzes.models import Attempt
 
     quiz_id = (
-        Attempt.objects.filter(pk=pk, student=student).values_list("quiz_id", flat=True).first()
+        Attempt.objects.owned_by(student).filter(pk=pk).values_list("quiz_id", flat=True).first()
     )
     return quiz_id is not None and item.key == f"quiz:{quiz_id}"
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from accounts.roles import is_staff_member
+from accounts.access import AccessQuerySet, OwnedQuerySet
 
 
 class Question(models.Model):
@@ -99,13 +99,9 @@ class Choice(models.Model):
         return f"{self.key}. {self.text[:40]}"
 
 
-class QuizQuerySet(models.QuerySet["Quiz"]):
-    def visible_to(self, user) -> QuizQuerySet:
+class QuizQuerySet(AccessQuerySet):
+    def for_member(self, user) -> QuizQuerySet:
         """Staff see every quiz; students see published ones."""
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
         return self.filter(published=True)
 
 
@@ -303,14 +299,8 @@ class QuizRule(models.Model):
         return found.order_by("lecture", "bank_id")
 
 
-class AttemptQuerySet(models.QuerySet["Attempt"]):
-    def visible_to(self, user) -> AttemptQuerySet:
-        """Staff see every attempt; a student sees only their own."""
-        if not user.is_authenticated:
-            return self.none()
-        if is_staff_member(user):
-            return self
-        return self.filter(student=user)
+class AttemptQuerySet(OwnedQuerySet):
+    """Staff see every attempt; a student sees only their own."""
 
 
 class Attempt(models.Model):

@@ -13,13 +13,15 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.roles import is_staff_member
+from accounts.access import is_staff_member, staff_check
 from quizzes import selectors, services
 from quizzes.models import Attempt, Question, Quiz
 
 
 def _own_attempt(request: HttpRequest, pk: int) -> Attempt:
-    return get_object_or_404(Attempt.objects.select_related("quiz"), pk=pk, student=request.user)
+    """An attempt is taken only by its student, staff included (they review through visible_to)."""
+    attempts = Attempt.objects.owned_by(request.user).select_related("quiz")
+    return get_object_or_404(attempts, pk=pk)
 
 
 @login_required
@@ -146,8 +148,7 @@ def attempt_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _staff_quiz(request: HttpRequest, slug: str) -> Quiz:
-    if not is_staff_member(request.user):
-        raise PermissionDenied
+    staff_check(request.user)
     return get_object_or_404(Quiz, slug=slug)
 
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.roles import role_of
 from gradebook.models import Excusal, Extension, GradeItem, RegradeRequest
 from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
@@ -89,14 +90,15 @@ def person(user: AbstractBaseUser) -> dict:
     """Everything about one person on the roster, for the page that links it all."""
     return {
         "person": user,
+        "role": role_of(user),
         "profile": getattr(user, "profile", None),
-        "attempts": Attempt.objects.filter(student=user)
+        "attempts": Attempt.objects.owned_by(user)
         .select_related("quiz")
         .order_by("-started_at")[:50],
-        "submissions": Submission.objects.filter(student=user)
+        "submissions": Submission.objects.owned_by(user)
         .select_related("assignment__problem")
         .order_by("-created_at")[:50],
-        "regrades": RegradeRequest.objects.filter(student=user).select_related("item"),
-        "extensions": Extension.objects.filter(student=user).select_related("item"),
-        "excusals": Excusal.objects.filter(student=user).select_related("item"),
+        "regrades": RegradeRequest.objects.owned_by(user).select_related("item"),
+        "extensions": Extension.objects.owned_by(user).select_related("item"),
+        "excusals": Excusal.objects.owned_by(user).select_related("item"),
     }

@@ -1,7 +1,8 @@
 import pytest
 from django.urls import reverse
 
-from accounts.roles import ROLE_PERMISSIONS, is_staff_member, role_of
+from accounts.access import is_staff_member
+from accounts.roles import ROLE_PERMISSIONS, role_of
 
 
 @pytest.mark.django_db
