@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from lectures.plaintext import plain_text  # noqa: F401  (re-exported: the import service uses it)
 from lectures.rendering import RenderError, render_markdown
 
 HEADING_RE = re.compile(r"^(?P<hashes>#{1,6}) (?P<text>.+?)\s*$")
@@ -18,7 +19,6 @@ NUMBERED_RE = re.compile(
 )
 FENCE_RE = re.compile(r"^ *```")
 LINK_TARGET_RE = re.compile(r"\(sec:(?P<num>\d+\.\d+(?:\.\d+)?)\)")
-MD_ESCAPE_RE = re.compile(r"\\([\\`*_\[\]<>|#])")
 LECTURE_KEYS = {"number": int, "title": str, "module": str, "overview": str}
 PAGE_KEYS = {"slug": str, "title": str}
 
@@ -83,13 +83,6 @@ def section_hash(title: str, body_md: str) -> str:
 def lecture_header_hash(title: str, module: str, overview_md: str, intro_md: str) -> str:
     """What staff can edit on a lecture row (the sections have their own hashes)."""
     return hashlib.sha256("\n\0".join((title, module, overview_md, intro_md)).encode()).hexdigest()
-
-
-def plain_text(markdown_text: str) -> str:
-    """Searchable text: Markdown escapes and math delimiters dropped, whitespace collapsed."""
-    text = MD_ESCAPE_RE.sub(r"\1", markdown_text).replace("&lt;", "<").replace("$", " ")
-    text = re.sub(r"^[ >#|-]*(```\w*)?", "", text, flags=re.M)
-    return re.sub(r"\s+", " ", text).strip()
 
 
 def _read(path: Path) -> str:

@@ -128,6 +128,20 @@ def _crawl_phone(page, base: str, start: list[str]) -> tuple[int, list[str]]:
     return visited, wide
 
 
+def _lectures_fit_phone(page, base: str) -> tuple[int, list[str]]:
+    """Every lecture page, not one per URL shape: each has its own wide formulas, code, tables."""
+    from lectures.models import Lecture
+
+    numbers = list(Lecture.objects.order_by("number").values_list("number", flat=True))
+    wide = []
+    for number in numbers:
+        page.goto(f"{base}/lectures/{number}/")
+        m = page.evaluate(OVERFLOW_JS)
+        if m["scroll"] > m["inner"]:
+            wide.append(f"/lectures/{number}/: scrollWidth {m['scroll']} ({'; '.join(m['wide'])})")
+    return len(numbers), wide
+
+
 def test_pages_fit_a_phone_pass_axe_and_are_photographed(live_server, _browser) -> None:
     world = build_world()
     base = live_server.url
@@ -143,6 +157,13 @@ def test_pages_fit_a_phone_pass_axe_and_are_photographed(live_server, _browser) 
         visited, wide = _crawl_phone(page, base, start)
         assert visited >= 15, f"{role}: the crawl reached only {visited} pages"
         problems += [f"[{role} 390px] {w}" for w in wide]
+        if role == "student":
+            en_context, en_page = _context(_browser, live_server, user.username, PHONE, "en")
+            for lang, lang_page in (("zh", page), ("en", en_page)):
+                count, wide = _lectures_fit_phone(lang_page, base)
+                assert count == 9, f"{count} lectures imported, the course has 9"
+                problems += [f"[{role} {lang} 390px] {w}" for w in wide]
+            en_context.close()
         # A TA's view of the student pages is the student's: only the staff pages are photographed.
         shown = extra if extra else main
         for name, path in shown.items():

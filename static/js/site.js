@@ -36,7 +36,7 @@
 (function () {
   "use strict";
   function mark() {
-    document.querySelectorAll(".table-wrap, pre, math[display='block'], .diff, .source").forEach(function (el) {
+    document.querySelectorAll(".table-wrap, pre, math, .diff, .source").forEach(function (el) {
       if (el.scrollWidth > el.clientWidth + 1) {
         if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
       } else if (el.getAttribute("tabindex") === "0") {
