@@ -51,6 +51,11 @@ _TA_PERMISSIONS = [
     "dashboard.view_announcement",
     "dashboard.add_announcement",
     "dashboard.change_announcement",
+    # Similarity: TAs review pairs on the staff pages; the admin shows the rows read-only.
+    "similarity.view_similarityrun",
+    "similarity.view_similaritypair",
+    "similarity.view_similaritydecision",
+    "similarity.view_archivedfingerprint",
 ]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
@@ -74,6 +79,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "lectures.change_section",
         "quizzes.publish_quiz",
         "accounts.change_profile",
+        "similarity.delete_archivedfingerprint",
     ],
 }
 

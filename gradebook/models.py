@@ -163,6 +163,7 @@ class GradeEvent(models.Model):
         UNEXCUSE = "unexcuse", _("撤销免做")
         REGRADE_DECLINE = "regrade_decline", _("驳回复核")
         SUBMISSION_OVERRIDE = "sub_override", _("单次提交改分")
+        SIMILARITY = "similarity", _("相似度结论")
 
     grade = models.ForeignKey(
         Grade,

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 
 from gradinglab.jobs import GRADE_TASK
+from gradinglab.queues import DEFAULT_QUEUE
 
 log = logging.getLogger("gradinglab.dispatch")
 
@@ -59,7 +60,7 @@ def send_reap(*, broker_reset: bool = False) -> None:
     from pdcsite.celery import app
 
     kwargs = {"broker_reset": True} if broker_reset else {}
-    app.send_task("gradinglab.reap_stuck", kwargs=kwargs, queue="default")
+    app.send_task("gradinglab.reap_stuck", kwargs=kwargs, queue=DEFAULT_QUEUE)
 
 
 CHECK_TASK = "gradinglab.check_problem"
@@ -69,4 +70,4 @@ def send_problem_check(slug: str) -> None:
     """The publishing check runs real grading jobs for minutes: a task, never the request."""
     from pdcsite.celery import app
 
-    app.send_task(CHECK_TASK, kwargs={"slug": slug}, queue="default")
+    app.send_task(CHECK_TASK, kwargs={"slug": slug}, queue=DEFAULT_QUEUE)

@@ -1,4 +1,4 @@
-"""The one home of the grading queue names (Django-free: the worker, the settings and the web side
+"""The one home of the queue names (Django-free: the worker, the settings and the web side
 all import it). A job for hardware kind K goes to `grade-gpu-K`; CPU-only jobs to `grade-cpu`."""
 
 from __future__ import annotations
@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 CPU_QUEUE = "grade-cpu"
+# Web-side housekeeping (reaper, publishing checks, similarity runs) and the beat's periodic tasks.
+DEFAULT_QUEUE = "default"
 # A kind names a queue and appears in pages: lower-case letters and digits only (h200, rtx4090).
 KIND_PATTERN = re.compile(r"^[a-z0-9]{1,24}$")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from gradinglab.queues import CPU_QUEUE, KIND_PATTERN, queue_for
+from gradinglab.queues import CPU_QUEUE, DEFAULT_QUEUE, KIND_PATTERN, queue_for
 from pdcsite.env import (
     env_bool,
     env_broker_url,
@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "gradinglab",
     "staffdesk",
     "dashboard",
+    "similarity",
 ]
 
 MIDDLEWARE = [
@@ -291,13 +292,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # prefork: Celery enforces task time limits only with this pool (not solo / threads).
 CELERY_WORKER_POOL = "prefork"
-CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_DEFAULT_QUEUE = DEFAULT_QUEUE
 GPU_KINDS = env_list("PDC_GPU_KINDS", ["h200", "h100", "a100", "l40s", "rtx4090", "rtx5090"])
 if bad_kinds := [kind for kind in GPU_KINDS if not KIND_PATTERN.match(kind) or kind == "cpu"]:
     raise ImproperlyConfigured(
         f"PDC_GPU_KINDS: {', '.join(bad_kinds)} must be lower-case letters and digits (not cpu)"
     )
-CELERY_TASK_QUEUES_NAMES = ["default", CPU_QUEUE, *[queue_for(kind) for kind in GPU_KINDS]]
+CELERY_TASK_QUEUES_NAMES = [DEFAULT_QUEUE, CPU_QUEUE, *[queue_for(kind) for kind in GPU_KINDS]]
 # Time limits (seconds): grading a kernel has its own sandbox limits; these are the outer guard.
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600, minimum=10)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660, minimum=15)
@@ -312,6 +313,8 @@ CELERY_BEAT_SCHEDULE = {
     "quizzes-expire-overdue": {"task": "quizzes.expire_overdue_attempts", "schedule": 60.0},
     # Re-queue lab submissions stuck past their time limit (bounded retries; every 60 s).
     "gradinglab-reap-stuck": {"task": "gradinglab.reap_stuck", "schedule": 60.0},
+    # Similarity over each assignment whose (late) deadline has passed since its last run (600 s).
+    "similarity-after-deadlines": {"task": "similarity.run_after_deadlines", "schedule": 600.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

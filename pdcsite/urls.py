@@ -16,6 +16,7 @@ urlpatterns = [
     path("quizzes/", include("quizzes.urls")),
     path("lab/", include("gradinglab.urls")),
     path("grades/", include("gradebook.urls")),
+    path("staff/similarity/", include("similarity.urls")),
     path("staff/", include("staffdesk.urls")),
     path("api/v1/", include("gradinglab.api_urls")),
     path("api/schema/", api_docs.schema_view, name="api_schema"),
