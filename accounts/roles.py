@@ -79,7 +79,6 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "lectures.change_section",
         "quizzes.publish_quiz",
         "accounts.change_profile",
-        "similarity.delete_archivedfingerprint",
     ],
 }
 

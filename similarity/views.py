@@ -1,4 +1,4 @@
-"""Staff-only similarity pages. Access: gradebook.access.staff_required on every view (students
+"""Staff-only similarity pages. Access: accounts.access.staff_required on every view (students
 and anonymous users never reach them: 403 / the login page). Reads in selectors, writes in
 services."""
 
@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gradebook.access import staff_required
+from accounts.access import staff_required
 from gradinglab.models import Assignment
 from similarity import conf, engine, graph, selectors, services
 from similarity.archive import ArchiveError
