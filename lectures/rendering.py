@@ -28,6 +28,7 @@ FIGURE_RE = re.compile(r"^!figure (?P<slug>[a-z0-9-]+)$", re.M)
 MATH_RE = re.compile(r"\$\$(?P<block>.+?)\$\$|\$(?P<inline>[^$\n]+?)\$")
 LINK_RE = re.compile(r'href="sec:(?P<num>\d+\.\d+(?:\.\d+)?)"')
 PYGMENTS_STYLE = "friendly"
+PYGMENTS_DARK_STYLE = "github-dark"  # every token colour >= 4.5:1 on its #0d1117 background
 CODE_CSS_CLASS = "codehilite"
 
 MD_EXTENSIONS = ["tables", "attr_list", "admonition", "sane_lists", "toc"]
@@ -94,6 +95,14 @@ def highlight_code(code: str, lang: str) -> str:
 def pygments_css() -> str:
     """The stylesheet served as ``lectures/pygments.css`` (see test_rendering)."""
     return HtmlFormatter(style=PYGMENTS_STYLE).get_style_defs(f".{CODE_CSS_CLASS}") + "\n"
+
+
+def pygments_dark_css() -> str:
+    """The code colours of the dark theme (``static/css/dark.css``, see test_rendering): only the
+    token rules, scoped under ``html body`` to win over the light rules of site.css."""
+    scope = f"html body .{CODE_CSS_CLASS}"
+    defs = HtmlFormatter(style=PYGMENTS_DARK_STYLE).get_style_defs(scope)
+    return "\n".join(line for line in defs.splitlines() if line.startswith(scope)) + "\n"
 
 
 def math_html(latex: str, display: bool) -> tuple[str, bool]:

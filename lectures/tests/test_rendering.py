@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lectures.rendering import pygments_css, render_markdown
+from lectures.rendering import pygments_css, pygments_dark_css, render_markdown
 
 STATIC_CSS = Path(__file__).resolve().parent.parent / "static" / "lectures" / "pygments.css"
+DARK_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "dark.css"
 
 
 def test_math_becomes_mathml_and_code_keeps_its_dollars() -> None:
@@ -32,6 +33,7 @@ def test_markdown_is_not_applied_inside_math() -> None:
 
 def test_served_pygments_stylesheet_is_current() -> None:
     assert STATIC_CSS.read_text() == pygments_css()
+    assert DARK_CSS.read_text().endswith(pygments_dark_css())  # the dark theme's code colours
 
 
 def test_section_links_resolve_through_the_given_function() -> None:

@@ -82,6 +82,7 @@
   var chartData = document.getElementById("chart-data");
   var canvas = document.getElementById("history-chart");
   if (chartData && canvas && window.Chart) {
+    pdcChartColours();
     var d = JSON.parse(chartData.textContent);
     new window.Chart(canvas, {
       type: "line",
@@ -98,6 +99,16 @@
   }
 })();
 
+/* Charts draw their text and grid in the page's colours (light or dark theme: static/css/dark.css
+   re-defines the custom properties), read once when the page loads. */
+function pdcChartColours() {
+  var css = getComputedStyle(document.documentElement);
+  var fg = css.getPropertyValue("--muted").trim(), grid = css.getPropertyValue("--border").trim();
+  if (window.Chart && fg) window.Chart.defaults.color = fg;
+  if (window.Chart && grid) window.Chart.defaults.borderColor = grid;
+  return { fg: fg || "#4f5968", accent: css.getPropertyValue("--accent").trim() || "#2457c5" };
+}
+
 /* Submission page: the roofline chart (log-log): the memory roof (bandwidth x intensity) up to the
    ridge, the compute roof after it, this submission's point and the student's earlier ones. */
 (function () {
@@ -110,14 +121,15 @@
   var xs = [d.point.ai].concat(d.history.map(function (p) { return p.ai; }));
   var lo = Math.min(d.ridge, Math.min.apply(null, xs)) / 8;
   var hi = Math.max(d.ridge, Math.max.apply(null, xs)) * 8;
+  var colours = pdcChartColours();
   var roof = [lo, d.ridge, hi].map(function (x) { return { x: x, y: Math.min(d.peak_gflops, x * d.peak_gbps) }; });
   new window.Chart(canvas, {
     type: "scatter",
     data: {
       datasets: [
-        { label: labels.roof, data: roof, showLine: true, pointRadius: 0, borderColor: "#4f5968", borderWidth: 2 },
+        { label: labels.roof, data: roof, showLine: true, pointRadius: 0, borderColor: colours.fg, borderWidth: 2 },
         { label: labels.history, data: d.history.map(function (p) { return { x: p.ai, y: p.gflops, tag: p.label }; }), pointRadius: 4, backgroundColor: "#9aa6b8" },
-        { label: labels.point, data: [{ x: d.point.ai, y: d.point.gflops, tag: d.point.label }], pointRadius: 7, backgroundColor: "#2457c5" },
+        { label: labels.point, data: [{ x: d.point.ai, y: d.point.gflops, tag: d.point.label }], pointRadius: 7, backgroundColor: colours.accent },
       ],
     },
     options: {
