@@ -29,6 +29,7 @@ from gradinglab.api_schema import (
 )
 from gradinglab.auth import IsWorker, WorkerTokenAuthentication
 from gradinglab.models import Submission
+from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
 
 log = logging.getLogger("gradinglab.api")
@@ -124,7 +125,7 @@ def worker_heartbeat(request: Request) -> Response:
 class SubmitIn(serializers.Serializer):
     problem = serializers.SlugField(max_length=80)
     backend = serializers.ChoiceField(choices=["triton", "cuda"])
-    source = serializers.CharField(max_length=conf.MAX_SOURCE_BYTES, trim_whitespace=False)
+    source = serializers.CharField(max_length=MAX_SOURCE_BYTES, trim_whitespace=False)
     assignment = serializers.IntegerField(required=False)
 
 

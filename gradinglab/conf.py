@@ -21,8 +21,6 @@ MAX_DISPATCHES = env_int("PDC_LAB_MAX_DISPATCHES", 3, minimum=1)
 WORKER_ONLINE_S = env_int("PDC_LAB_WORKER_ONLINE_SECONDS", 60, minimum=5)
 # The reaper runs at most this often when triggered by heartbeats.
 REAP_INTERVAL_S = env_int("PDC_LAB_REAP_INTERVAL_SECONDS", 60, minimum=1)
-# Source size cap, same as the runner's (bytes).
-MAX_SOURCE_BYTES = 256 * 1024
 # "Run public tests" (practice runs, never an attempt): their own window, per student and assignment.
 PRACTICE_RATE_COUNT = env_int("PDC_LAB_PRACTICE_RATE_COUNT", 20, minimum=1)
 PRACTICE_RATE_MINUTES = env_int("PDC_LAB_PRACTICE_RATE_MINUTES", 10, minimum=1)

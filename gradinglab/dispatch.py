@@ -12,8 +12,8 @@ from typing import Any
 
 from django.conf import settings
 
-from gradinglab.jobs import GRADE_TASK
-from gradinglab.queues import DEFAULT_QUEUE
+from gradinglab.worker.jobs import GRADE_TASK
+from gradinglab.worker.queues import DEFAULT_QUEUE
 
 log = logging.getLogger("gradinglab.dispatch")
 

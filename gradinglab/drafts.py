@@ -9,8 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from gradinglab import conf
 from gradinglab.models import Draft, Problem
+from gradinglab.runner.source import MAX_SOURCE_BYTES, SourceProblem, source_problem
 
 
 class DraftError(ValueError):
@@ -21,11 +21,10 @@ def draft_save(*, student: AbstractBaseUser, problem: Problem, backend: str, sou
     if backend not in problem.backends:
         raise DraftError(gettext("后端 %(b)s 不可用") % {"b": backend})
     source = source.replace("\r\n", "\n")
-    if len(source.encode("utf-8")) > conf.MAX_SOURCE_BYTES:
-        raise DraftError(
-            gettext("草稿超过 %(n)d KiB，未保存") % {"n": conf.MAX_SOURCE_BYTES // 1024}
-        )
-    if "\x00" in source:
+    refused = source_problem(source, allow_empty=True)
+    if refused == SourceProblem.TOO_LARGE:
+        raise DraftError(gettext("草稿超过 %(n)d KiB，未保存") % {"n": MAX_SOURCE_BYTES // 1024})
+    if refused == SourceProblem.NUL:
         raise DraftError(gettext("代码中含有 NUL 字节"))
     draft, _created = Draft.objects.update_or_create(
         student=student,

@@ -18,7 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
-from gradinglab.queues import queue_for
+from gradinglab.worker.queues import queue_for
 
 
 def _page_lang() -> str:

@@ -23,13 +23,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gradinglab import queues
 from gradinglab.models import GradingJob, Submission, WorkerNode
 from gradinglab.runner import devices, floors
 from gradinglab.runner.problems import Problem as PackageProblem
 from gradinglab.runner.problems import ProblemNotFound, load_problem
+from gradinglab.worker import queues
 
-CPU_KIND = "cpu"
+CPU_KIND = queues.CPU_KIND
 SPEEDUP_REVIEW = 10.0  # x faster than the worker's own PyTorch reference: flag (KernelBench)
 
 

@@ -38,7 +38,10 @@ from gradinglab.models import (
     token_hash,
 )
 from gradinglab.runner.result import validate as result_validate
+from gradinglab.runner.source import MAX_SOURCE_BYTES, SourceProblem, source_problem
 from gradinglab.scoring import document_points
+from gradinglab.worker.jobs import make_payload
+from gradinglab.worker.queues import CPU_QUEUE
 from pdcsite.logs import tag_submission
 
 log = logging.getLogger("gradinglab")
@@ -86,12 +89,17 @@ def _check_source(assignment: Assignment, backend: str, source: str) -> None:
             gettext("后端 %(b)s 不可用；本题提供：%(all)s")
             % {"b": backend, "all": ", ".join(assignment.problem.backends)}
         )
-    if not source.strip():
-        raise SubmissionError(gettext("提交的代码为空"))
-    if len(source.encode("utf-8")) > conf.MAX_SOURCE_BYTES:
-        raise SubmissionError(gettext("代码超过 %(n)d KiB") % {"n": conf.MAX_SOURCE_BYTES // 1024})
-    if "\x00" in source:
-        raise SubmissionError(gettext("代码中含有 NUL 字节"))
+    if refused := source_problem(source):
+        raise SubmissionError(source_refusal(refused))
+
+
+def source_refusal(problem: SourceProblem) -> str:
+    """The student's words for what is wrong with their code (gradinglab.runner.source)."""
+    if problem == SourceProblem.TOO_LARGE:
+        return gettext("代码超过 %(n)d KiB") % {"n": MAX_SOURCE_BYTES // 1024}
+    if problem == SourceProblem.NUL:
+        return gettext("代码中含有 NUL 字节")
+    return gettext("提交的代码为空")
 
 
 def _precheck(assignment: Assignment, backend: str, source: str) -> precheck.Verdict:
@@ -189,7 +197,7 @@ def submission_create(
         via=via,
         created_at=now,
         late=late,
-        queue="grade-cpu" if practice else assignment.queue_name,
+        queue=CPU_QUEUE if practice else assignment.queue_name,
         practice=practice,
         counts_as_attempt=not practice,
         flagged=bool(verdict.flagged),
@@ -212,13 +220,13 @@ def _dispatch(submission: Submission, now: datetime) -> GradingJob:
     )
     submission.dispatches += 1
     submission.save(update_fields=["dispatches"])
-    payload = {
-        "submission_id": submission.pk,
-        "job_token": raw,
-        "slug": submission.assignment.problem.slug,
-        "backend": submission.backend,
-        "source": submission.source,
-    }
+    payload = make_payload(
+        submission_id=submission.pk,
+        job_token=raw,
+        slug=submission.assignment.problem.slug,
+        backend=submission.backend,
+        source=submission.source,
+    )
     queue = submission.queue
     transaction.on_commit(lambda: dispatch.send_job(queue, payload))
     return job

@@ -1,18 +1,10 @@
-"""Celery tasks of the Django-side app (`celery -A pdcsite`): grading (same body and name as the
-Django-free worker app in gradinglab.worker, so both post results over HTTP) and the reaper."""
+"""Celery tasks of the Django-side app (`celery -A pdcsite`, queue `default`): the reaper and the
+publishing check. The grade task is the grading host's (gradinglab.worker.tasks.register), which
+pdcsite.celery puts on this app too, so `make run`'s one worker also grades."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from celery import shared_task, signals
-
-from gradinglab import jobs
-
-
-@shared_task(name=jobs.GRADE_TASK, acks_late=True, reject_on_worker_lost=True)
-def grade_submission(payload: dict[str, Any]) -> str:
-    return jobs.execute(payload)
+from celery import shared_task
 
 
 @shared_task(name="gradinglab.reap_stuck")
@@ -28,8 +20,3 @@ def check_problem(slug: str) -> bool:
     from gradinglab.services import problem_check_record
 
     return problem_check_record(slug=slug).passed
-
-
-@signals.worker_ready.connect
-def _start_heartbeat(**_: Any) -> None:
-    jobs.start_heartbeat()

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
@@ -16,6 +16,7 @@ from gradinglab import conf, selectors, services
 from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Problem, Submission
 from gradinglab.roofline import roofline_chart
+from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
 from lectures.rendering import highlight_code
 
@@ -110,7 +111,7 @@ def _problem_context(
             },
         },
         "has_timing": any(s.median_ms is not None for s in submissions),
-        "source_cap_kib": conf.MAX_SOURCE_BYTES // 1024,
+        "source_cap_kib": MAX_SOURCE_BYTES // 1024,
         "practice_rate_count": conf.PRACTICE_RATE_COUNT,
         "practice_rate_minutes": conf.PRACTICE_RATE_MINUTES,
         "kinds": selectors.leaderboard_kinds(problem),
@@ -148,10 +149,10 @@ def _uploaded_source(request: HttpRequest) -> str | None:
     upload = request.FILES.get("file")
     if upload is None:
         return None
-    if upload.size > conf.MAX_SOURCE_BYTES:
+    if upload.size > MAX_SOURCE_BYTES:
         raise services.SubmissionError(
             gettext("上传的文件超过 %(n)d KiB，没有提交；编辑器中的代码已保留。")
-            % {"n": conf.MAX_SOURCE_BYTES // 1024}
+            % {"n": MAX_SOURCE_BYTES // 1024}
         )
     try:
         return upload.read().decode("utf-8")
@@ -224,12 +225,9 @@ def _submission_or_404(request: HttpRequest, pk: int) -> Submission:
     )
 
 
-def _regrade_url(sub: Submission) -> str | None:
-    """Link to the gradebook's regrade request form (absent until that page exists)."""
-    try:
-        base = reverse("gradebook:regrade_request_create")
-    except NoReverseMatch:
-        return None
+def _regrade_url(sub: Submission) -> str:
+    """Link to the gradebook's regrade request form, about this submission."""
+    base = reverse("gradebook:regrade_request_create")
     query = urlencode({"item": sub.assignment.grade_item_key, "ref": f"submission:{sub.pk}"})
     return f"{base}?{query}"
 

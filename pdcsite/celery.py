@@ -8,6 +8,8 @@ from pathlib import Path
 from celery import Celery
 from kombu import Queue
 
+from gradinglab.worker.tasks import register
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pdcsite.settings")
 
 app = Celery("pdcsite")
@@ -25,6 +27,7 @@ def _configure_queues() -> None:
 
 
 _configure_queues()
+register(app)  # the grade task and heartbeats: this app is `make run`'s grading worker too
 app.autodiscover_tasks()
 
 

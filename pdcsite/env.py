@@ -1,100 +1,48 @@
-"""Strict environment parsing: a bad value stops start-up with a message naming the variable.
+"""Strict environment parsing for the web settings: a bad value stops start-up with a message
+naming the variable.
 
 Small typed helpers in the style of healthchecks' settings: each returns a typed default when the
 variable is unset and raises ImproperlyConfigured (naming the variable) when it is set but invalid.
+The scalar parsers are ``pdcenv``'s (Django-free, shared with the grading worker); the ones here
+build Django settings dicts (DATABASES, CACHES, e-mail).
 """
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
+import pdcenv
+
+T = TypeVar("T")
 
 
-def _raw(name: str) -> str | None:
-    value = os.environ.get(name)
-    if value is None:
-        return None
-    return value.strip()
+def strict(parse: Callable[..., T]) -> Callable[..., T]:
+    """The Django-free parser, raising ImproperlyConfigured (what Django shows at start-up)."""
+
+    @wraps(parse)
+    def wrapped(*args: Any, **kwargs: Any) -> T:
+        try:
+            return parse(*args, **kwargs)
+        except pdcenv.EnvError as exc:
+            raise ImproperlyConfigured(str(exc)) from None
+
+    return wrapped
 
 
-def env_str(name: str, default: str) -> str:
-    value = _raw(name)
-    if value is None:
-        return default
-    if value == "":
-        raise ImproperlyConfigured(f"{name} is set but empty; unset it or give a value")
-    return value
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = _raw(name)
-    if value is None:
-        return default
-    low = value.lower()
-    if low in _TRUE:
-        return True
-    if low in _FALSE:
-        return False
-    raise ImproperlyConfigured(
-        f"{name}={value!r} is not a boolean (use one of 1/0, true/false, yes/no, on/off)"
-    )
-
-
-def env_int(
-    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
-) -> int:
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name}={number} is below the minimum {minimum}")
-    if maximum is not None and number > maximum:
-        raise ImproperlyConfigured(f"{name}={number} is above the maximum {maximum}")
-    return number
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = _raw(name)
-    if value is None:
-        return default
-    items = [part.strip() for part in value.split(",")]
-    if not value or any(not item for item in items):
-        raise ImproperlyConfigured(
-            f"{name}={value!r} has an empty entry; use a comma-separated list"
-        )
-    return items
-
-
-def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = env_str(name, default)
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name}={value!r} must be one of {', '.join(choices)}")
-    return value
-
-
-def env_origins(name: str, default: list[str]) -> list[str]:
-    origins = env_list(name, default)
-    for origin in origins:
-        parsed = urlparse(origin)
-        if (
-            parsed.scheme not in ("http", "https")
-            or not parsed.netloc
-            or parsed.path not in ("", "/")
-        ):
-            raise ImproperlyConfigured(
-                f"{name} entry {origin!r} must be an origin like https://pdc.example.edu"
-            )
-    return origins
+env_str = strict(pdcenv.env_str)
+env_bool = strict(pdcenv.env_bool)
+env_int = strict(pdcenv.env_int)
+env_list = strict(pdcenv.env_list)
+env_choice = strict(pdcenv.env_choice)
+env_origins = strict(pdcenv.env_origins)
+env_broker_url = strict(pdcenv.env_broker_url)
+env_url = strict(pdcenv.env_url)
 
 
 def parse_database_url(name: str, url: str, base_dir: Path) -> dict:
@@ -140,16 +88,6 @@ def parse_database_url(name: str, url: str, base_dir: Path) -> dict:
     raise ImproperlyConfigured(
         f"{name}={url!r}: unsupported scheme {parsed.scheme!r} (use postgres://… or sqlite:///…)"
     )
-
-
-def env_broker_url(name: str, default: str) -> str:
-    url = env_str(name, default)
-    scheme = urlparse(url).scheme
-    if scheme not in ("redis", "rediss", "filesystem", "memory", "amqp", "sentinel"):
-        raise ImproperlyConfigured(
-            f"{name}={url!r}: unsupported broker scheme {scheme!r} (use redis://host:port/db or filesystem://)"
-        )
-    return url
 
 
 def env_cache(name: str, default: str) -> dict:
@@ -218,7 +156,7 @@ def env_email(name: str, default: str) -> dict[str, object]:
         "EMAIL_HOST_USER": unquote(parsed.username or ""),
         "EMAIL_HOST_PASSWORD": unquote(parsed.password or ""),
         "EMAIL_USE_SSL": implicit_tls,
-        "EMAIL_USE_TLS": not implicit_tls and options.get("tls", "0") in _TRUE,
+        "EMAIL_USE_TLS": not implicit_tls and options.get("tls", "0") in pdcenv.TRUE_WORDS,
         # Seconds: a hung mail server must not hold a web worker for long.
         "EMAIL_TIMEOUT": 10,
     }

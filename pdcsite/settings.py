@@ -13,7 +13,8 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from gradinglab.queues import CPU_QUEUE, DEFAULT_QUEUE, KIND_PATTERN, queue_for
+from gradinglab.worker import config as worker_config
+from gradinglab.worker.queues import CPU_KIND, DEFAULT_QUEUE, KIND_PATTERN, all_queues
 from pdcsite.env import (
     env_bool,
     env_broker_url,
@@ -24,7 +25,9 @@ from pdcsite.env import (
     env_list,
     env_origins,
     env_str,
+    env_url,
     parse_database_url,
+    strict,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -181,7 +184,10 @@ STORAGES = {
 }
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
-# Uploads: kernels are source files; 256 KiB is far above any honest kernel and caps abuse.
+# Bytes. A form body (files excluded) above DATA_UPLOAD_MAX_MEMORY_SIZE is refused; an uploaded
+# file above FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to disk instead of memory (it caps nothing: a
+# kernel upload is refused over gradinglab.runner.source.MAX_SOURCE_BYTES, a request over
+# PDC_MAX_REQUEST_BYTES).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 # Whole request body, files included, refused from its Content-Length before anything parses it
@@ -282,7 +288,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "store_processed": False,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
-    else {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=60)}
+    else {"visibility_timeout": strict(worker_config.visibility_timeout_s)()}
 )
 # Workers post results over HTTP; no result backend is needed (and workers hold no DB credentials).
 CELERY_RESULT_BACKEND = None
@@ -294,18 +300,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_POOL = "prefork"
 CELERY_TASK_DEFAULT_QUEUE = DEFAULT_QUEUE
 GPU_KINDS = env_list("PDC_GPU_KINDS", ["h200", "h100", "a100", "l40s", "rtx4090", "rtx5090"])
-if bad_kinds := [kind for kind in GPU_KINDS if not KIND_PATTERN.match(kind) or kind == "cpu"]:
+if bad_kinds := [kind for kind in GPU_KINDS if not KIND_PATTERN.match(kind) or kind == CPU_KIND]:
     raise ImproperlyConfigured(
         f"PDC_GPU_KINDS: {', '.join(bad_kinds)} must be lower-case letters and digits (not cpu)"
     )
-CELERY_TASK_QUEUES_NAMES = [DEFAULT_QUEUE, CPU_QUEUE, *[queue_for(kind) for kind in GPU_KINDS]]
-# Time limits (seconds): grading a kernel has its own sandbox limits; these are the outer guard.
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600, minimum=10)
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660, minimum=15)
-if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ImproperlyConfigured(
-        "CELERY_TASK_TIME_LIMIT must be greater than CELERY_TASK_SOFT_TIME_LIMIT"
-    )
+CELERY_TASK_QUEUES_NAMES = all_queues(GPU_KINDS)
+# Time limits (seconds): grading a kernel has its own sandbox limits; these are the outer guard
+# (read by the same function as the grading host's app, gradinglab.worker.celery).
+CELERY_TASK_SOFT_TIME_LIMIT, CELERY_TASK_TIME_LIMIT = strict(worker_config.task_time_limits_s)()
 CELERY_TASK_ALWAYS_EAGER = False
 # Housekeeping on the `default` queue, run by the beat embedded in the default worker (`-B`).
 CELERY_BEAT_SCHEDULE = {
@@ -319,7 +321,7 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- PDC Lab ----------------------------------------------------------------------------------
-PDC_SITE_URL = env_str("PDC_SITE_URL", "http://127.0.0.1:8000")
+PDC_SITE_URL = env_url("PDC_SITE_URL", "http://127.0.0.1:8000")
 PDC_COURSE_NAME = "并行与分布式计算（AI 方向）"
 # Regrade requests a student may file per grade item in any 24 hours (an appeal, not a chat).
 PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY = env_int(
@@ -378,10 +380,10 @@ if DJANGO_ENV == "test":
     # Several test runs may share one throwaway PostgreSQL / Redis (developers run suites side by side):
     # give each run its own test database and broker key prefix. Child processes that a test starts
     # (a Celery worker, gunicorn) inherit the variable and so join the same run.
-    _RUN_ID = os.environ.setdefault("PDC_TEST_RUN_ID", f"r{os.getpid()}")
+    _RUN_ID = os.environ.setdefault("PDC_TEST_RUN_ID", f"r{os.getpid()}")  # worker_config reads it
     DATABASES["default"]["TEST"] = {"NAME": f"test_pdclab_{_RUN_ID}"}
     if CELERY_BROKER_URL.startswith("redis"):
-        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = f"{_RUN_ID}:"
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = worker_config.test_run_keyprefix()
     if CACHE_SHARED:
         CACHES["default"]["KEY_PREFIX"] = _RUN_ID
     # The counters live in the per-process cache across tests, which send wrong tokens on purpose;

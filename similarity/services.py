@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gradinglab.models import Assignment
-from gradinglab.queues import DEFAULT_QUEUE
+from gradinglab.worker.queues import DEFAULT_QUEUE
 from similarity import archive, conf, engine, selectors
 from similarity import fingerprint as fp
 from similarity.models import ArchivedFingerprint, SimilarityDecision, SimilarityPair, SimilarityRun

@@ -22,6 +22,7 @@ PACKAGES = (
     "quizzes",
     "staffdesk",
 )
+TOP_LEVEL_MODULES = ("pdcenv.py",)
 # Problem packages are data loaded by path (their reference.py, solutions and exploits are not
 # modules of the project); migrations are generated and only import models.
 SKIPPED_PARTS = {"problems", "migrations", "__pycache__"}
@@ -35,7 +36,7 @@ def _module_name(path: Path) -> str:
 
 
 def project_modules() -> dict[str, Path]:
-    modules = {}
+    modules = {_module_name(ROOT / name): ROOT / name for name in TOP_LEVEL_MODULES}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if not SKIPPED_PARTS.intersection(path.relative_to(ROOT).parts):

@@ -18,8 +18,8 @@ from .problems import Problem, ProblemInvalid, load_problem
 from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, read_returned
 from .result import finish, new_document
 from .sandbox import Limits, Outcome, Sandbox, SandboxStartError, gpu_memory_mb, tensor_bytes
+from .source import MAX_SOURCE_BYTES, SourceProblem, source_problem
 
-MAX_SOURCE_BYTES = 256 * 1024  # a kernel file; anything bigger is not a submission
 PUBLIC_SEED = 0
 BENCH_BYTES_BUDGET = 2 * 1024**3  # bytes of benchmark input sets shipped per job (GPU path)
 DTYPES = {
@@ -71,16 +71,12 @@ def gpu_readiness(gpu_index: int) -> canary.Readiness:
     return canary.run(gpu_index, grade)
 
 
-def _source_problem(source: Any) -> str | None:
-    if not isinstance(source, str):
-        return "the submission must be text"
-    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
-        return f"the submission is larger than {MAX_SOURCE_BYTES // 1024} KiB"
-    if "\x00" in source:
-        return "the submission contains NUL bytes"
-    if not source.strip():
-        return "the submission is empty"
-    return None
+_REFUSALS = {
+    SourceProblem.NOT_TEXT: "the submission must be text",
+    SourceProblem.TOO_LARGE: f"the submission is larger than {MAX_SOURCE_BYTES // 1024} KiB",
+    SourceProblem.NUL: "the submission contains NUL bytes",
+    SourceProblem.EMPTY: "the submission is empty",
+}
 
 
 def _grade(
@@ -94,8 +90,8 @@ def _grade(
     public_only: bool,
     cpu_timing: bool = False,
 ) -> None:
-    if why := _source_problem(source):
-        finish(doc, status="rejected", message=why)
+    if problem_found := source_problem(source):
+        finish(doc, status="rejected", message=_REFUSALS[problem_found])
         return
     seed = PUBLIC_SEED if public_only else (seed if seed is not None else secrets.randbits(63))
     gpu_index = (dev.index or 0) if dev.type == "cuda" else None

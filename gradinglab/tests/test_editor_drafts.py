@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from gradinglab import conf
 from gradinglab.models import Draft, Submission
+from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.tests.labkit import make_assignment, purge
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_draft_is_saved_per_backend_and_shown_only_to_its_owner(client_a, client
     "data",
     [
         {"backend": "fortran", "source": "x"},
-        {"backend": "triton", "source": "x" * (conf.MAX_SOURCE_BYTES + 1)},
+        {"backend": "triton", "source": "x" * (MAX_SOURCE_BYTES + 1)},
         {"backend": "triton", "source": "a\x00b"},
     ],
 )
@@ -69,7 +70,7 @@ def test_non_utf8_upload_keeps_the_typed_code_and_says_why_beside_the_button(cli
 
 def test_oversized_upload_is_refused_before_reading(client_a) -> None:
     make_assignment()
-    upload = SimpleUploadedFile("k.py", b"x" * (conf.MAX_SOURCE_BYTES + 10))
+    upload = SimpleUploadedFile("k.py", b"x" * (MAX_SOURCE_BYTES + 10))
     response = client_a.post(
         URL + "submit/", {"backend": "triton", "source": TYPED, "file": upload}
     )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from gradebook.models import Grade
 from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
+from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.services import submissions_reap
 from gradinglab.tests.labkit import (
     correct_source,
@@ -125,7 +126,7 @@ def test_no_late_window_means_closed_at_due(client_a) -> None:
     ("payload", "message"),
     [
         ({"backend": "cuda", "source": "   "}, "代码为空"),
-        ({"backend": "triton", "source": "x" * (conf.MAX_SOURCE_BYTES + 1)}, ""),
+        ({"backend": "triton", "source": "x" * (MAX_SOURCE_BYTES + 1)}, ""),
         ({"backend": "triton", "source": "a\x00b"}, ""),  # DRF refuses NUL itself
     ],
 )

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from gradinglab.jobs import BadJob, check_payload
-from gradinglab.worker_client import WorkerApiError, config_from_env
+from gradinglab.worker.config import ConfigError, config_from_env
+from gradinglab.worker.jobs import BadJob, check_payload
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_dev_credential_file_is_used_when_no_token_is_set(monkeypatch, tmp_path)
     monkeypatch.delenv("PDC_WORKER_TOKEN", raising=False)
     monkeypatch.delenv("PDC_API_URL", raising=False)
     monkeypatch.setenv("PDC_VAR_DIR", str(tmp_path))
-    with pytest.raises(WorkerApiError):
+    with pytest.raises(ConfigError):
         config_from_env()
     (tmp_path / "local-worker.json").write_text(
         json.dumps({"token": "wrk_local", "api_url": "http://127.0.0.1:8123", "kind": "cpu"})

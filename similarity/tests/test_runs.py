@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gradinglab.queues import DEFAULT_QUEUE
 from gradinglab.tests.labkit import take_messages
+from gradinglab.worker.queues import DEFAULT_QUEUE
 from similarity import services
 from similarity.models import SimilarityRun
 from similarity.tasks import run as run_task

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from gradinglab.models import WorkerNode
 from gradinglab.services import worker_token_create
-from gradinglab.worker_client import LOCAL_CREDENTIAL
+from gradinglab.worker.config import LOCAL_CREDENTIAL
 
 LOCAL_NAME = "local-cpu"
 

@@ -1,8 +1,9 @@
-"""The grading task body, shared by the Django-side Celery app and the Django-free worker app.
+"""What a grading host does: grade one job and post its result, and send heartbeats.
 
-A job message carries only what the worker needs: submission id, problem slug, backend, source and
-a job token. The worker grades, reports phases and posts the result document over HTTP; it never
-touches the database, so both apps take the same path.
+`register(app)` puts the grade task and the heartbeat hook on a Celery app: the Django-free
+worker app (gradinglab.worker.celery) and the web side's app (pdcsite.celery, which `make run`
+uses as its CPU worker) both call it, so both take the same path: the worker never touches the
+database, it posts results over HTTP (gradinglab.worker.client).
 """
 
 from __future__ import annotations
@@ -12,32 +13,15 @@ import platform
 import threading
 from typing import Any
 
-from gradinglab.worker_client import WorkerClient, WorkerConfig, config_from_env
+from celery import Celery, signals
+
+from gradinglab.worker.client import WorkerClient
+from gradinglab.worker.config import WorkerConfig, config_from_env
+from gradinglab.worker.jobs import GRADE_TASK, check_payload
 
 log = logging.getLogger(__name__)
 
-GRADE_TASK = "gradinglab.grade_submission"
-PAYLOAD_FIELDS = {
-    "submission_id": int,
-    "job_token": str,
-    "slug": str,
-    "backend": str,
-    "source": str,
-}
 HEARTBEAT_INTERVAL_S = 20  # seconds; the web side shows a worker online for 3 intervals
-
-
-class BadJob(ValueError):
-    """A message that is not a job (never retried: running it again cannot help)."""
-
-
-def check_payload(payload: Any) -> dict[str, Any]:
-    if not isinstance(payload, dict) or set(payload) != set(PAYLOAD_FIELDS):
-        raise BadJob(f"job message must have exactly the fields {sorted(PAYLOAD_FIELDS)}")
-    for key, kind in PAYLOAD_FIELDS.items():
-        if not isinstance(payload[key], kind):
-            raise BadJob(f"job field {key!r} must be {kind.__name__}")
-    return payload
 
 
 def _failure_document(slug: str, backend: str, message: str) -> dict[str, Any]:
@@ -98,3 +82,18 @@ def start_heartbeat(stop: threading.Event | None = None) -> threading.Thread | N
     thread = threading.Thread(target=beat, name="pdc-heartbeat", daemon=True)
     thread.start()
     return thread
+
+
+def _start_heartbeat(**_: Any) -> None:
+    start_heartbeat()
+
+
+def register(app: Celery) -> None:
+    """The grade task on `app`, and heartbeats once its worker is ready (one thread a process)."""
+
+    @app.task(name=GRADE_TASK, acks_late=True, reject_on_worker_lost=True)
+    def grade_submission(payload: dict[str, Any]) -> str:
+        return execute(payload)
+
+    # worker_ready is process-wide; the uid keeps it one hook even if two apps register.
+    signals.worker_ready.connect(_start_heartbeat, weak=False, dispatch_uid="pdc-heartbeat")
