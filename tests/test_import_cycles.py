@@ -12,15 +12,10 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = (
-    "accounts",
-    "dashboard",
-    "gradebook",
-    "gradinglab",
-    "lectures",
-    "pdcsite",
-    "quizzes",
-    "staffdesk",
+# Every top-level package of the project (each Django app, pdcsite), found rather than listed so a
+# new app is walked from its first commit.
+PACKAGES = tuple(
+    sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name != ".venv")
 )
 TOP_LEVEL_MODULES = ("pdcenv.py",)
 # Problem packages are data loaded by path (their reference.py, solutions and exploits are not
