@@ -33,6 +33,8 @@ _TA_PERMISSIONS = [
     "gradinglab.rerun_submission",  # re-run: grade a submission again in a sandbox
     "gradinglab.override_submission_score",  # replace one submission's score (audited)
     "gradinglab.flag_submission",
+    "flagreview.view_flagresponse",  # the flag review page records verdicts; the admin only lists
+    "flagreview.view_flagverdict",
     "gradinglab.view_problem",
     "gradinglab.view_assignment",
     "lectures.view_lecture",

@@ -164,6 +164,8 @@ class GradeEvent(models.Model):
         REGRADE_DECLINE = "regrade_decline", _("驳回复核")
         SUBMISSION_OVERRIDE = "sub_override", _("单次提交改分")
         SIMILARITY = "similarity", _("相似度结论")
+        FLAG_KEEP = "flag_keep", _("标记复查：维持原判")  # flagreview: a TA's verdict on a flag
+        FLAG_HIDE = "flag_hide", _("标记复查：不上排行榜")
 
     grade = models.ForeignKey(
         Grade,

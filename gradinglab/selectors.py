@@ -162,14 +162,15 @@ def chart_series(submissions: list[Submission]) -> dict[str, list]:
 
 
 def leaderboard(problem: Problem, kind: str) -> list[dict[str, Any]]:
-    """Best accepted time per opted-in student (pseudonym set) on one GPU kind; flagged hidden."""
+    """Best time per opted-in student (pseudonym set) on one GPU kind, of the runs that may be
+    ranked: accepted and unflagged, or judged by a TA (flagreview.selectors.leaderboard_eligible)."""
+    from flagreview.selectors import leaderboard_eligible  # the app above the lab owns the verdicts
+
     rows = (
-        Submission.objects.filter(
-            assignment__problem=problem,
-            assignment__gpu_kind=kind,
-            status=Submission.Status.ACCEPTED,
-            flagged=False,
-            median_ms__isnull=False,
+        leaderboard_eligible(
+            Submission.objects.filter(
+                assignment__problem=problem, assignment__gpu_kind=kind, median_ms__isnull=False
+            )
         )
         .exclude(student__profile__pseudonym="")
         .exclude(student__profile__isnull=True)

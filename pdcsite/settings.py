@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "staffdesk",
     "dashboard",
     "similarity",
+    "flagreview",
 ]
 
 MIDDLEWARE = [

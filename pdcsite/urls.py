@@ -18,6 +18,7 @@ urlpatterns = [
     path("grades/", include("gradebook.urls")),
     path("staff/similarity/", include("similarity.urls")),
     path("staff/", include("staffdesk.urls")),
+    path("flags/", include("flagreview.urls")),
     path("api/v1/", include("gradinglab.api_urls")),
     path("api/schema/", api_docs.schema_view, name="api_schema"),
     path("api/docs/", api_docs.docs_view, name="api_docs"),

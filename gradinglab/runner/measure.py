@@ -212,7 +212,10 @@ def time_benchmarks(
     cfg: RoundCfg | None = None,
     ref_timer: Callable[[dict[str, Any], torch.device], float | None] | None = None,
 ) -> dict[str, Any] | None:
-    """After the seal: time and check every benchmark; {document, flags, verdict} or None."""
+    """After the seal: time and check every benchmark; {document, flags, verdict} or None.
+
+    A wrong result during timed calls has no document; a judge's verdict (below the floor) has
+    the timing of the benchmarks up to and including the one it was given on."""
     cfg = cfg or _cfg(conv)
     if len(calibration) != len(benches):
         return None  # calibration broke: conv says why
@@ -226,9 +229,13 @@ def time_benchmarks(
                 conv, problem, b, bench, calibration[b], doc, dev, clock, cfg, ref_timer
             )
             flags += bench_flags
-            if verdict:
-                return {"document": None, "flags": flags, "verdict": verdict}
             entries.append(entry)
+            if verdict:
+                # A below-floor rejection keeps the timings measured so far as its evidence: the
+                # student and the TA read the time, the floor and the reference from them
+                # (flagreview); a rejected document earns no points from a timing.
+                document = combine(problem, entries, calibration, dev)
+                return {"document": document, "flags": flags, "verdict": verdict}
     except Stop as stop:
         return {"document": None, "flags": flags, "verdict": stop.verdict} if stop.verdict else None
     return {

@@ -197,6 +197,14 @@ def test_time_below_the_floor_is_rejected(softmax: Any, tmp_path: Path) -> None:
                                   cfg=CFG, ref_timer=lambda b, d: None)  # fmt: skip
     assert out and out["verdict"] and out["verdict"][0] == "rejected"
     assert any("physical floor" in f for f in out["flags"])
+    # The rejection keeps its timing as evidence (flagreview shows the time and the floor).
+    timing = out["document"]
+    assert timing is not None and 0 < timing["median_ms"] < timing["floor_ms"]
+    doc["timing"] = timing
+    finish(doc, status="rejected", message=out["verdict"][1])
+    scoring.apply(doc, problem)
+    validate(doc)
+    assert doc["score"]["total"] == 0
 
 
 def test_median_interval_is_distribution_free_and_contains_the_median() -> None:

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FlagreviewConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "flagreview"
+    verbose_name = _("标记复查")

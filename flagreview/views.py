@@ -1,0 +1,119 @@
+"""Flag review pages. Thin: reads through `selectors` (the lab's access check), writes through
+`services`; staff pages behind the gradebook's `staff_required`, each write behind its permission."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.roles import is_staff_member
+from flagreview import selectors, services
+from flagreview.forms import ResponseForm, VerdictForm
+from flagreview.models import FlagVerdict
+from gradebook.access import staff_required
+
+# The lab's permissions a verdict exercises (accounts.roles gives both to TAs and instructors).
+VERDICT_PERMISSIONS = {
+    FlagVerdict.Decision.RESTORE: "gradinglab.override_submission_score",
+    FlagVerdict.Decision.KEEP: "gradinglab.flag_submission",
+    FlagVerdict.Decision.HIDE: "gradinglab.flag_submission",
+}
+
+
+def _case_page(
+    request: HttpRequest,
+    case: selectors.Case,
+    *,
+    response_form: ResponseForm | None = None,
+    verdict_form: VerdictForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    staff = is_staff_member(request.user)
+    own = case.submission.student_id == request.user.pk
+    if response_form is None and own and case.can_respond:
+        response_form = ResponseForm()
+    if verdict_form is None and staff and case.is_open:
+        verdict_form = VerdictForm(initial={"points": case.suggested_points})
+    context = {
+        "case": case,
+        "sub": case.submission,
+        "staff": staff,
+        "response_form": response_form if own and case.can_respond else None,
+        "verdict_form": verdict_form if staff and case.is_open else None,
+    }
+    return render(request, "flagreview/case.html", context, status=status)
+
+
+@login_required
+@require_GET
+def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _case_page(request, selectors.case_get(request.user, pk))
+
+
+@login_required
+@require_POST
+def respond(request: HttpRequest, pk: int) -> HttpResponse:
+    case = selectors.case_get(request.user, pk)
+    if case.submission.student_id != request.user.pk:
+        raise PermissionDenied("only the student who submitted may respond")
+    if not case.can_respond:  # said above the answer already given, not in a new form
+        messages.error(
+            request,
+            _("你已经回应过这次结果；每次结果只能回应一次。")
+            if case.response
+            else _("助教已经给出结论，不能再回应。"),
+        )
+        return _case_page(request, case, status=409)
+    form = ResponseForm(request.POST)
+    if form.is_valid():
+        try:
+            services.flag_response_create(
+                submission=case.submission, student=request.user, text=form.cleaned_data["text"]
+            )
+        except services.FlagError as exc:
+            form.add_error("text", str(exc))
+        else:
+            messages.success(request, _("回应已提交，助教会看到它。"))
+            return redirect("flagreview:case", pk=pk)
+    return _case_page(request, case, response_form=form, status=400)
+
+
+@staff_required
+@require_POST
+def verdict(request: HttpRequest, pk: int) -> HttpResponse:
+    case = selectors.case_get(request.user, pk)
+    if not case.is_open:
+        messages.error(request, _("这次结果已经有结论了。"))
+        return _case_page(request, case, status=409)
+    form = VerdictForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        if not request.user.has_perm(VERDICT_PERMISSIONS[data["decision"]]):
+            raise PermissionDenied(
+                f"{data['decision']} needs {VERDICT_PERMISSIONS[data['decision']]}"
+            )
+        try:
+            services.flag_verdict_record(
+                submission=case.submission,
+                actor=request.user,
+                decision=data["decision"],
+                reason=data["reason"],
+                points=data["points"],
+            )
+        except services.FlagError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("结论已记录，并写入成绩册审计记录。"))
+            return redirect("flagreview:queue")
+    return _case_page(request, selectors.case_get(request.user, pk), verdict_form=form, status=400)
+
+
+@staff_required
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    return render(request, "flagreview/queue.html", {"cases": selectors.open_cases()})
