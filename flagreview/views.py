@@ -1,5 +1,5 @@
 """Flag review pages. Thin: reads through `selectors` (the lab's access check), writes through
-`services`; staff pages behind the gradebook's `staff_required`, each write behind its permission."""
+`services`; who may answer or judge is `flagreview.access`."""
 
 from __future__ import annotations
 
@@ -11,18 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.roles import is_staff_member
 from flagreview import selectors, services
+from flagreview.access import is_staff_member, may_judge, may_respond, staff_required
 from flagreview.forms import ResponseForm, VerdictForm
-from flagreview.models import FlagVerdict
-from gradebook.access import staff_required
-
-# The lab's permissions a verdict exercises (accounts.roles gives both to TAs and instructors).
-VERDICT_PERMISSIONS = {
-    FlagVerdict.Decision.RESTORE: "gradinglab.override_submission_score",
-    FlagVerdict.Decision.KEEP: "gradinglab.flag_submission",
-    FlagVerdict.Decision.HIDE: "gradinglab.flag_submission",
-}
 
 
 def _case_page(
@@ -34,7 +25,7 @@ def _case_page(
     status: int = 200,
 ) -> HttpResponse:
     staff = is_staff_member(request.user)
-    own = case.submission.student_id == request.user.pk
+    own = may_respond(request.user, case.submission)
     if response_form is None and own and case.can_respond:
         response_form = ResponseForm()
     if verdict_form is None and staff and case.is_open:
@@ -59,7 +50,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def respond(request: HttpRequest, pk: int) -> HttpResponse:
     case = selectors.case_get(request.user, pk)
-    if case.submission.student_id != request.user.pk:
+    if not may_respond(request.user, case.submission):
         raise PermissionDenied("only the student who submitted may respond")
     if not case.can_respond:  # said above the answer already given, not in a new form
         messages.error(
@@ -93,10 +84,8 @@ def verdict(request: HttpRequest, pk: int) -> HttpResponse:
     form = VerdictForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        if not request.user.has_perm(VERDICT_PERMISSIONS[data["decision"]]):
-            raise PermissionDenied(
-                f"{data['decision']} needs {VERDICT_PERMISSIONS[data['decision']]}"
-            )
+        if not may_judge(request.user, data["decision"]):
+            raise PermissionDenied(f"{data['decision']} needs its lab permission")
         try:
             services.flag_verdict_record(
                 submission=case.submission,

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from accounts.roles import is_staff_member
+from accounts.access import is_staff_member
 from flagreview.selectors import case_of
 
 register = template.Library()
