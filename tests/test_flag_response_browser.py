@@ -95,6 +95,10 @@ def test_student_answers_a_rejection_ta_restores_gradebook_and_leaderboard_follo
     page.goto(f"{live_server.url}/lab/submissions/{sub.pk}/")
     assert "被拒绝" in page.inner_text(".verdict")  # the status by its label
     assert "flagged for TA review" not in page.inner_text("main")  # raw flags are for staff
+    assert "物理下限 0.0601 ms" in page.inner_text("#flag-notice")
+    assert "比硬件允许的还快（0.0100 ms < 下限 0.0601 ms）" in page.inner_text(".result-message")
+    if os.environ.get("PDC_SHOTS"):
+        page.screenshot(path=f"{os.environ['PDC_SHOTS']}/lab-submission-notice.png", full_page=True)
     page.click("#flag-case-link")
     page.wait_for_url(f"**/flags/submissions/{sub.pk}/")
     evidence = page.inner_text("#evidence")

@@ -52,3 +52,26 @@ def test_a_clean_result_is_not_a_case(
         django_capture_on_commit_callbacks,
     )
     assert client_a.get(f"/flags/submissions/{sub.pk}/").status_code == 404
+
+
+def test_outputs_that_changed_while_timed_are_a_case_told_in_words(
+    client, client_a, gpu_worker_token, django_capture_on_commit_callbacks
+) -> None:
+    """A run that passed the tests but whose outputs changed during the timed calls (the runner's
+    wrong_answer with its comparison message) is a case, its evidence said in the page's words."""
+    from gradinglab.runner.result import finish
+    from gradinglab.tests.labkit import gpu_doc
+
+    gpu_assignment()
+    doc = gpu_doc(median_ms=0.2)
+    doc["timing"] = None  # a wrong result during timed calls carries no timing (runner/measure)
+    finish(
+        doc,
+        status="wrong_answer",
+        message="wrong result during timed calls (large, float32): out: 12 of 16777216 elements "
+        "differ; first at index 5: got 1, expected 2 (atol 1e-05, rtol 1e-05)",
+    )
+    sub = graded(client, client_a, gpu_worker_token, doc, django_capture_on_commit_callbacks)
+    page = client_a.get(f"/flags/submissions/{sub.pk}/").content.decode()
+    assert "输出 out 有 12 / 16777216 个元素与正确结果不同" in page and "得到 1，应为 2" in page
+    assert 'id="response-form"' in page

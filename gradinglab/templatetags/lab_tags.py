@@ -59,6 +59,11 @@ def sci(value: float | None) -> str:
 
 
 _ALL_PASSED = re.compile(r"^all (\d+) tests passed( \(CPU path: correctness only\))?$")
+# runner/timing_check.judge's rejection of a median below the physical floor.
+_BELOW_FLOOR = re.compile(
+    r"^measured time is faster than the hardware allows "
+    r"\(([0-9.]+) ms < floor ([0-9.]+) ms\); a TA will review it$"
+)
 
 
 @register.filter
@@ -72,6 +77,11 @@ def result_message(doc: dict) -> str:
         if match.group(2):
             return gettext("全部 %(n)d 个测试通过（CPU 路径：只检查正确性）") % {"n": n}
         return gettext("全部 %(n)d 个测试通过") % {"n": n}
+    if match := _BELOW_FLOOR.match(message):
+        return gettext("测得的时间比硬件允许的还快（%(m)s ms < 下限 %(f)s ms）；助教会查看。") % {
+            "m": match.group(1),
+            "f": match.group(2),
+        }
     if not message:
         return ""
     return format_html('<span lang="en">{}</span>', message)
