@@ -39,35 +39,48 @@ def _lexer(backend: str) -> Lexer:
     return CudaLexer() if backend == "cuda" else PythonLexer()
 
 
-def _skipped(ttype: _TokenType) -> bool:
-    return ttype in Comment or ttype in Text or ttype in String.Doc
+_KINDS: dict[_TokenType, str] = {}  # token type -> how it is normalised (a lookup per token)
 
 
-def _symbol(ttype: _TokenType, value: str, previous: str) -> str:
-    if ttype in Keyword or ttype in Name.Builtin or ttype in Name.Decorator:
-        return value
-    if ttype in Name:
-        return value if previous in (".", "->") else "V"
-    if ttype in Number:
-        return "N"
-    if ttype in String:
-        return "S"
-    return value
+def _kind(ttype: _TokenType) -> str:
+    kind = _KINDS.get(ttype)
+    if kind is None:
+        if ttype in Comment or ttype in Text or ttype in String.Doc:
+            kind = "skip"
+        elif ttype in Keyword or ttype in Name.Builtin or ttype in Name.Decorator:
+            kind = "keep"
+        elif ttype in Name:
+            kind = "name"
+        elif ttype in Number:
+            kind = "N"
+        elif ttype in String:
+            kind = "S"
+        else:
+            kind = "keep"
+        _KINDS[ttype] = kind
+    return kind
 
 
 def tokens(source: str, backend: str) -> list[Token]:
     """The normalised tokens of a source, each with where it stands in the original text."""
     out: list[Token] = []
+    previous = ""
     for start, ttype, value in _lexer(backend).get_tokens_unprocessed(source):
-        if not value.strip() or _skipped(ttype):
+        kind = _kind(ttype)
+        if kind == "skip" or not value.strip():
             continue
-        previous = out[-1].symbol if out else ""
-        symbol = _symbol(ttype, value.strip(), previous)
+        if kind == "keep":
+            symbol = value.strip()
+        elif kind == "name":
+            symbol = value.strip() if previous in (".", "->") else "V"
+        else:
+            symbol = kind
         # A string arrives in pieces (quote, body, quote, f-string parts): one S for all of them.
         if symbol == "S" and previous == "S":
             out[-1] = Token("S", out[-1].start, start + len(value))
             continue
         out.append(Token(symbol, start, start + len(value)))
+        previous = symbol
     return out
 
 

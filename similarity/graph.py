@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-CELL = 220  # px: one cluster's square in the drawing
+CELL = 240  # px: one cluster's square in the drawing (room for the labels above and below)
 RADIUS = 70  # px: the circle its members sit on
 COLUMNS = 3  # cells per row; the SVG scales down to a phone's width with its viewBox
 
@@ -20,6 +20,7 @@ class Node:
     label: str
     x: float
     y: float
+    label_y: float  # above a node in the upper half of its circle, below one in the lower half
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ def layout(
             angle = 2 * math.pi * i / len(group) - math.pi / 2
             x, y = round(cx + RADIUS * math.cos(angle), 1), round(cy + RADIUS * math.sin(angle), 1)
             where[key] = (x, y)
-            nodes.append(Node(key, labels.get(key, key), x, y))
+            label_y = round(y - 16 if y < cy else y + 24, 1)
+            nodes.append(Node(key, labels.get(key, key), x, y, label_y))
     drawn = [
         Edge(*where[a], *where[b], round(1 + 5 * fraction, 1), href, f"{fraction:.0%}")
         for a, b, fraction, href in edges

@@ -157,3 +157,25 @@ class ArchivedFingerprint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.term} · {self.problem_slug} · {self.ref}"
+
+
+class FingerprintCache(models.Model):
+    """A source's fingerprints, computed once (tokenising dominates a run): keyed by the source's
+    hash, the backend and the algorithm, so an edited source or a new algorithm never reuses one."""
+
+    sha256 = models.CharField(max_length=64)
+    backend = models.CharField(max_length=16)
+    algorithm = models.CharField(max_length=40)
+    hashes = models.JSONField()
+
+    class Meta:
+        verbose_name = _("指纹缓存")
+        verbose_name_plural = _("指纹缓存")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sha256", "backend", "algorithm"], name="fingerprint_cache_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.backend}:{self.sha256[:12]}"

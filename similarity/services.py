@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 from datetime import datetime
@@ -12,11 +13,17 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gradinglab.models import Assignment
+from gradinglab.models import Assignment, Submission
 from gradinglab.worker.queues import DEFAULT_QUEUE
 from similarity import archive, conf, engine, selectors
 from similarity import fingerprint as fp
-from similarity.models import ArchivedFingerprint, SimilarityDecision, SimilarityPair, SimilarityRun
+from similarity.models import (
+    ArchivedFingerprint,
+    FingerprintCache,
+    SimilarityDecision,
+    SimilarityPair,
+    SimilarityRun,
+)
 
 log = logging.getLogger("similarity")
 RUN_TASK = "similarity.run"
@@ -79,11 +86,9 @@ def _compute(run: SimilarityRun) -> None:
     common: set[int] = set()
     archived: dict[str, ArchivedFingerprint] = {}
     for backend in sorted({s.backend for s in subs}):
-        docs = [
-            engine.Doc(f"s{s.pk}", f"u{s.student_id}", fp.fingerprints(s.source, s.backend))
-            for s in subs
-            if s.backend == backend
-        ]
+        mine = [s for s in subs if s.backend == backend]
+        prints = fingerprints_cached(mine, backend)
+        docs = [engine.Doc(f"s{s.pk}", f"u{s.student_id}", prints[s.pk]) for s in mine]
         for entry in selectors.archive_for(slug, backend):
             archived[f"a{entry.pk}"] = entry
             docs.append(engine.Doc(f"a{entry.pk}", f"a{entry.pk}", frozenset(entry.hashes)))
@@ -121,6 +126,27 @@ def _pair_row(run, rank, score, by_key, archived, cluster_of) -> SimilarityPair:
         fraction=round(score.fraction, 4),
         cluster=cluster_of.get(score.a),
     )
+
+
+def fingerprints_cached(subs: list[Submission], backend: str) -> dict[int, frozenset[int]]:
+    """Each submission's fingerprints by its id, tokenising only sources not seen before. Keyed
+    by a hash of the source taken here (not the stored column), so the key is always the text."""
+    digest = {s.pk: hashlib.sha256(s.source.encode("utf-8")).hexdigest() for s in subs}
+    known = {
+        row.sha256: frozenset(row.hashes)
+        for row in FingerprintCache.objects.filter(
+            sha256__in=set(digest.values()), backend=backend, algorithm=conf.ALGORITHM
+        )
+    }
+    new = []
+    for sub in subs:
+        key = digest[sub.pk]
+        if key not in known:
+            known[key] = fp.fingerprints(sub.source, backend)
+            new.append(FingerprintCache(sha256=key, backend=backend, algorithm=conf.ALGORITHM,
+                                        hashes=sorted(known[key])))  # fmt: skip
+    FingerprintCache.objects.bulk_create(new, ignore_conflicts=True, batch_size=500)
+    return {sub.pk: known[digest[sub.pk]] for sub in subs}
 
 
 def similarity_runs_after_deadlines(*, now: datetime | None = None) -> dict[str, int]:

@@ -71,3 +71,31 @@ def test_after_deadlines_each_assignment_runs_once_and_a_bad_one_does_not_stop_o
     assert broken.similarity_runs.get().status == SimilarityRun.Status.FAILED
     assert not late.similarity_runs.exists()  # still accepting late work
     assert services.similarity_runs_after_deadlines(now=now) == {"ran": 0, "errors": 0}
+
+
+def test_a_later_run_reuses_fingerprints_and_an_edited_source_gets_new_ones(monkeypatch) -> None:
+    from similarity import fingerprint
+    from similarity.models import FingerprintCache
+
+    assignment = softmax_assignment()
+    users = students(["a", "b"])
+    submit(assignment, users["a"], INDEPENDENT[2])
+    submit(assignment, users["b"], INDEPENDENT[2])
+    first = services.similarity_run_request(assignment=assignment, actor=None)
+    assert services.similarity_run_execute(run_id=first.pk).pairs.count() == 1
+    assert FingerprintCache.objects.count() == 1  # one text, one row
+
+    def refuse(*_args):
+        raise AssertionError("tokenised again")
+
+    monkeypatch.setattr(fingerprint, "fingerprints", refuse)
+    again = services.similarity_run_request(assignment=assignment, actor=None)
+    assert services.similarity_run_execute(run_id=again.pk).pairs.count() == 1
+    monkeypatch.undo()
+    # A resubmission (same stored hash column, new text) is fingerprinted on its own text.
+    edited = submit(assignment, users["b"], INDEPENDENT[7])
+    edited.sha256 = assignment.submissions.exclude(pk=edited.pk).first().sha256
+    edited.save(update_fields=["sha256"])
+    third = services.similarity_run_request(assignment=assignment, actor=None)
+    assert services.similarity_run_execute(run_id=third.pk).pairs.count() == 0
+    assert FingerprintCache.objects.count() == 2
