@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gradebook.models import GradeEvent
-from gradinglab.queues import DEFAULT_QUEUE
 from gradinglab.tests.labkit import take_messages
+from gradinglab.worker.queues import DEFAULT_QUEUE
 from similarity.models import SimilarityDecision, SimilarityRun
 from similarity.services import RUN_TASK, similarity_run_execute
 from similarity.tests.corpus import COPIED_PAIRS
