@@ -62,7 +62,7 @@ def _setup(n_users: int) -> dict:
     from django.db import connections
 
     from gradinglab.models import Assignment, Problem
-    from gradinglab.services import problems_sync
+    from gradinglab.services.problem_sync import problems_sync
     from lectures.services import content_import
     from quizzes.models import Question, Quiz, QuizQuestion
 

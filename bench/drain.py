@@ -47,7 +47,8 @@ def _prepare(count: int) -> tuple[object, str]:
 
     from accounts.services import user_create_with_role
     from gradinglab.models import Assignment, Problem
-    from gradinglab.services import problems_sync, worker_token_create
+    from gradinglab.services.problem_sync import problems_sync
+    from gradinglab.services.workers import worker_token_create
 
     call_command("migrate", verbosity=0)
     problems_sync()
@@ -128,7 +129,7 @@ def _drain(student, assignment, count: int, source: str) -> tuple[float, dict[st
     from django.db.models import Count
 
     from gradinglab.models import Submission
-    from gradinglab.services import submission_create
+    from gradinglab.services.submissions import submission_create
 
     start = time.monotonic()
     ids = [

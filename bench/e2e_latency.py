@@ -82,7 +82,8 @@ def _setup() -> tuple[str, str]:
 
     from accounts.services import user_create_with_role
     from gradinglab.models import Assignment, Problem
-    from gradinglab.services import problems_sync, worker_token_create
+    from gradinglab.services.problem_sync import problems_sync
+    from gradinglab.services.workers import worker_token_create
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

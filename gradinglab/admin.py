@@ -19,9 +19,10 @@ from django.utils.translation import gettext_lazy as _
 
 from gradebook.models import Grade
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
-from gradinglab import dispatch, services
+from gradinglab import dispatch
 from gradinglab.access import lab_may
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
+from gradinglab.services import rescore, results, submissions
 from lectures.rendering import highlight_code
 
 
@@ -92,7 +93,7 @@ class AssignmentAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Assignment, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        item = services.assignment_grade_item(obj)  # the item exists from publication on
+        item = results.assignment_grade_item(obj)  # the item exists from publication on
         late = {name: getattr(obj, name) for name in LATE_FIELDS if name in form.changed_data}
         if change and late:  # an instructor's deliberate edit; results never copy the policy
             grade_item_late_policy_set(item=item, late=late)
@@ -114,7 +115,7 @@ class AssignmentAdmin(admin.ModelAdmin):
             raise PermissionDenied
         assignment = get_object_or_404(Assignment, pk=pk)
         if request.method == "POST":
-            run, changes = services.regrade_apply(
+            run, changes = rescore.regrade_apply(
                 assignment=assignment, actor=request.user, dry_run=False
             )
             self.message_user(
@@ -125,7 +126,7 @@ class AssignmentAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": _("重新计分预览：%(a)s") % {"a": assignment},
             "assignment": assignment,
-            "changes": services.regrade_plan(assignment=assignment),
+            "changes": rescore.regrade_plan(assignment=assignment),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/gradinglab/regrade_preview.html", context)
@@ -253,7 +254,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             else:
                 self.message_user(request, _("已改分，并记入成绩册审计记录。"))
                 return redirect("admin:gradinglab_submission_change", pk)
-        item = services.assignment_grade_item(sub.assignment)
+        item = results.assignment_grade_item(sub.assignment)
         grade = Grade.objects.filter(student=sub.student, item=item).first()
         counted = grade.counted_ref.removeprefix("submission:") if grade else ""
         context = {
@@ -264,7 +265,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             "item": item,
             "grade": grade,
             "counted_id": int(counted) if counted.isdigit() else None,
-            "effective": services.submission_effective_score(sub),
+            "effective": results.submission_effective_score(sub),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/gradinglab/override.html", context)
@@ -272,13 +273,13 @@ class SubmissionAdmin(admin.ModelAdmin):
     @staticmethod
     def _apply_override(sub: Submission, data: dict, actor) -> None:
         if data["scope"] == OverrideForm.SUBMISSION:
-            services.submission_score_override(
+            results.submission_score_override(
                 submission=sub, points=data["points"], actor=actor, reason=data["reason"]
             )
             return
         grade_override(
             student=sub.student,
-            item=services.assignment_grade_item(sub.assignment),
+            item=results.assignment_grade_item(sub.assignment),
             points=data["points"],
             actor=actor,
             reason=f"{data['reason']} (from submission #{sub.pk})",
@@ -286,17 +287,17 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("重新运行所选提交（在沙箱中再评测一次）"), permissions=["rerun"])
     def rerun_selected(self, request: HttpRequest, queryset) -> None:
-        count = services.submissions_rerun(submissions=list(queryset), actor=request.user)
+        count = submissions.submissions_rerun(submissions=list(queryset), actor=request.user)
         self.message_user(request, f"已重新排队 {count} 个提交", messages.SUCCESS)
 
     @admin.action(description=_("标记所选提交"), permissions=["flag"])
     def flag_selected(self, request: HttpRequest, queryset) -> None:
-        count = services.submissions_flag(submissions=list(queryset), flagged=True, reason="TA")
+        count = submissions.submissions_flag(submissions=list(queryset), flagged=True, reason="TA")
         self.message_user(request, f"已标记 {count} 个提交")
 
     @admin.action(description=_("取消标记所选提交"), permissions=["flag"])
     def unflag_selected(self, request: HttpRequest, queryset) -> None:
-        count = services.submissions_flag(submissions=list(queryset), flagged=False)
+        count = submissions.submissions_flag(submissions=list(queryset), flagged=False)
         self.message_user(request, f"已取消标记 {count} 个提交")
 
     def has_rerun_permission(self, request: HttpRequest) -> bool:

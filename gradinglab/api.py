@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.auth import StudentTokenAuthentication
-from gradinglab import conf, dispatch, selectors, services
+from gradinglab import conf, dispatch, selectors
 from gradinglab.api_schema import (
     AssignmentPointsOut,
     OkOut,
@@ -31,6 +31,7 @@ from gradinglab.auth import IsWorker, WorkerTokenAuthentication
 from gradinglab.models import Submission
 from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
+from gradinglab.services import results, submissions, workers
 
 log = logging.getLogger("gradinglab.api")
 
@@ -46,7 +47,7 @@ def _refuse(request: Request, code: int, message: str) -> Response:
 
 class PhaseIn(serializers.Serializer):
     job_token = serializers.CharField(max_length=200)
-    phase = serializers.ChoiceField(choices=services.PHASES)
+    phase = serializers.ChoiceField(choices=results.PHASES)
 
 
 @extend_schema(request=PhaseIn, responses={200: OkOut, **refusals(400, 401, 403, 404, 409)})
@@ -58,19 +59,19 @@ def worker_phase(request: Request) -> Response:
     if not data.is_valid():
         return _refuse(request, 400, str(data.errors))
     try:
-        services.job_phase(worker=request.auth, **data.validated_data)
-    except services.WrongWorker as exc:
+        results.job_phase(worker=request.auth, **data.validated_data)
+    except results.WrongWorker as exc:
         return _refuse(request, 403, str(exc))
-    except services.JobUnknown as exc:
+    except results.JobUnknown as exc:
         return _refuse(request, 404, str(exc))
-    except services.JobSuperseded as exc:
+    except results.JobSuperseded as exc:
         return _refuse(request, 409, str(exc))
     return Response({"ok": True})
 
 
 class ResultIn(serializers.Serializer):
     job_token = serializers.CharField(max_length=200)
-    # An object; its shape is checked against the result schema by services.result_store.
+    # An object; its shape is checked against the result schema by results.result_store.
     document = serializers.DictField()
 
 
@@ -93,14 +94,14 @@ def worker_result(request: Request) -> Response:
         return _refuse(request, 400, str(data.errors))
     token, document = data.validated_data["job_token"], data.validated_data["document"]
     try:
-        stored = services.result_store(worker=request.auth, job_token=token, document=document)
-    except services.ResultInvalid as exc:
+        stored = results.result_store(worker=request.auth, job_token=token, document=document)
+    except results.ResultInvalid as exc:
         return _refuse(request, 400, str(exc))
-    except services.WrongWorker as exc:
+    except results.WrongWorker as exc:
         return _refuse(request, 403, str(exc))
-    except services.JobUnknown as exc:
+    except results.JobUnknown as exc:
         return _refuse(request, 404, str(exc))
-    except services.JobSuperseded as exc:
+    except results.JobSuperseded as exc:
         return _refuse(request, 409, str(exc))
     return Response({"stored": stored}, status=201 if stored else 200)
 
@@ -113,7 +114,7 @@ def worker_heartbeat(request: Request) -> Response:
     data = HeartbeatIn(data=request.data)
     if not data.is_valid():
         return _refuse(request, 400, str(data.errors))
-    services.worker_heartbeat(worker=request.auth, info=data.validated_data.get("info") or {})
+    workers.worker_heartbeat(worker=request.auth, info=data.validated_data.get("info") or {})
     if selectors.reap_due():
         transaction.on_commit(dispatch.send_reap)
     return Response({"ok": True})
@@ -138,9 +139,7 @@ def submission_json(sub: Submission, *, request: Request | None = None) -> dict:
         "status": sub.status,
         "phase": sub.phase,
         "late": sub.late,
-        "score": None
-        if (score := services.submission_effective_score(sub)) is None
-        else str(score),
+        "score": None if (score := results.submission_effective_score(sub)) is None else str(score),
         "max_points": str(sub.assignment.points),
         "counts_as_attempt": sub.counts_as_attempt,
         "queue_position": selectors.queue_position(sub),
@@ -173,18 +172,18 @@ def submission_create(request: Request) -> Response:
     if assignment is None:
         return Response({"detail": f"没有可提交的实验：{values['problem']}"}, status=404)
     try:
-        sub = services.submission_create(
+        sub = submissions.submission_create(
             student=request.user,
             assignment=assignment,
             backend=values["backend"],
             source=values["source"],
             via="cli",
         )
-    except services.RateLimited as exc:
+    except submissions.RateLimited as exc:
         return Response(
             {"detail": str(exc), "next_allowed_at": exc.next_allowed_at.isoformat()}, status=429
         )
-    except services.SubmissionError as exc:
+    except submissions.SubmissionError as exc:
         return Response({"detail": str(exc)}, status=400)
     return Response(submission_json(sub), status=status.HTTP_201_CREATED)
 

@@ -2,7 +2,7 @@
 
 The database is the record of every job; the broker only carries it. A job that cannot be sent
 (broker down) or that the broker loses (Redis restarted without persistence) is sent again by the
-reaper (gradinglab.services.submissions_reap), so neither loses a submission.
+reaper (gradinglab.services.reaper), so neither loses a submission.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Static pre-check of a submission's source before it is stored and queued (issue 11).
 
-Two layers, both run on every submission (one place: `services.submission_create`):
+Two layers, both run on every submission (one place: `services.submissions.submission_create`):
 
 1. Our rules, each finding with the line it is on, told to the student:
    - a Triton submission must define a `@triton.jit` kernel and launch it (`kernel[grid](...)`);

@@ -15,7 +15,7 @@ speed or score is taken as it comes:
   leaderboard until a TA looks.
 
 The score itself is always recomputed from the tests and timing (`gradinglab.scoring`).
-Pure checks: no writes here; `services.result_store` calls them inside its transaction.
+Pure checks: no writes here; `services.results.result_store` calls them inside its transaction.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from celery import shared_task
 
 @shared_task(name="gradinglab.reap_stuck")
 def reap_stuck(broker_reset: bool = False) -> dict[str, int]:
-    from gradinglab.services import submissions_reap
+    from gradinglab.services.reaper import submissions_reap
 
     return submissions_reap(broker_reset=broker_reset)
 
@@ -17,6 +17,6 @@ def reap_stuck(broker_reset: bool = False) -> dict[str, int]:
 @shared_task(name="gradinglab.check_problem")
 def check_problem(slug: str) -> bool:
     """The publishing check of one package (admin action); recorded on the problem."""
-    from gradinglab.services import problem_check_record
+    from gradinglab.services.problem_sync import problem_check_record
 
     return problem_check_record(slug=slug).passed

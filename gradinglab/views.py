@@ -12,12 +12,13 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from gradinglab import conf, selectors, services
+from gradinglab import conf, selectors
 from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Problem, Submission
 from gradinglab.roofline import roofline_chart
 from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
+from gradinglab.services import results, submissions
 from lectures.rendering import highlight_code
 
 LANG_OF_BACKEND = {"triton": "python", "cuda": "cuda"}
@@ -150,14 +151,14 @@ def _uploaded_source(request: HttpRequest) -> str | None:
     if upload is None:
         return None
     if upload.size > MAX_SOURCE_BYTES:
-        raise services.SubmissionError(
+        raise submissions.SubmissionError(
             gettext("上传的文件超过 %(n)d KiB，没有提交；编辑器中的代码已保留。")
             % {"n": MAX_SOURCE_BYTES // 1024}
         )
     try:
         return upload.read().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise services.SubmissionError(
+        raise submissions.SubmissionError(
             gettext("上传的文件不是 UTF-8 文本，没有提交；编辑器中的代码已保留。")
         ) from exc
 
@@ -180,15 +181,15 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         pass  # the editor keeps the code either way; the submission check reports the reason
     try:
         uploaded = _uploaded_source(request)
-        sub = services.submission_create(
+        sub = submissions.submission_create(
             student=request.user,
             assignment=assignment,
             backend=backend,
             source=typed if uploaded is None else uploaded,
             practice=request.POST.get("action") == "test",
         )
-    except services.SubmissionError as exc:
-        status = 429 if isinstance(exc, services.RateLimited) else 400
+    except submissions.SubmissionError as exc:
+        status = 429 if isinstance(exc, submissions.RateLimited) else 400
         context = _problem_context(request, problem, source=typed, backend=backend, error=str(exc))
         return render(request, "gradinglab/problem.html", context, status=status)
     return redirect("gradinglab:submission", pk=sub.pk)
@@ -241,7 +242,7 @@ def _status_context(sub: Submission) -> dict:
         "compile": compile_info,
         "ptxas": compile_info.get("ptxas"),
         "queue_position": selectors.queue_position(sub),
-        "phases": services.PHASES,
+        "phases": results.PHASES,
         "regrade_url": _regrade_url(sub),
         "roofline_pct": None
         if sub.roofline_fraction is None

@@ -186,7 +186,7 @@ def similarity_decide(
     """Record a TA's decision and write it into the gradebook's audit trail for each student."""
     from gradebook.models import GradeEvent
     from gradebook.services import grade_audit_note
-    from gradinglab.services import assignment_grade_item
+    from gradinglab.services.results import assignment_grade_item
 
     note = (note or "").strip()
     if decision not in SimilarityDecision.Decision.values:

@@ -18,7 +18,7 @@ from schemathesis import GenerationMode, openapi
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import make_assignment, purge
 
 EXAMPLES = 8  # per operation, mode and credential: 7 operations x 2 modes x 2 credentials x 8 = 224

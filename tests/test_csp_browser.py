@@ -17,7 +17,7 @@ from django.test import Client
 
 from gradebook.models import GradeItem
 from gradinglab.models import Submission
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     correct_source,
     gpu_doc,

@@ -13,7 +13,8 @@ import pytest
 
 from gradebook.models import GradeEvent
 from gradinglab.models import Submission, SubmissionResult
-from gradinglab.services import submissions_reap, worker_token_create
+from gradinglab.services.reaper import submissions_reap
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     correct_source,
     make_assignment,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gradinglab.models import Submission, SubmissionResult
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     make_assignment,
     purge,

@@ -13,7 +13,7 @@ import pytest
 from accounts.models import ApiToken
 from gradebook.models import Grade
 from gradinglab.models import Submission, SubmissionResult
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     ROOT,
     SOLUTIONS,

@@ -15,7 +15,7 @@ import pytest
 
 from gradebook.models import GradeEvent
 from gradinglab.models import GradingJob, Submission, SubmissionResult
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     make_assignment,
     purge,

@@ -22,7 +22,8 @@ from gradebook import calc
 from gradebook.models import GradebookSettings, GradeItem
 from gradebook.selectors import student_view
 from gradebook.services import excusal_set, extension_grant, grade_item_late_policy_set
-from gradinglab.services import submission_create, worker_token_create
+from gradinglab.services.submissions import submission_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     correct_source,
     load_doc,
@@ -177,7 +178,7 @@ def test_results_never_overwrite_the_staff_policy(
     lab = _lab_item(student_a, case, client, worker_token, django_capture_on_commit_callbacks)
     grade_item_late_policy_set(item=lab, late=GRACE)
     from gradinglab.models import Assignment
-    from gradinglab.services import assignment_grade_sync
+    from gradinglab.services.results import assignment_grade_sync
 
     assignment_grade_sync(assignment=Assignment.objects.get(), student=student_a)
     lab.refresh_from_db()

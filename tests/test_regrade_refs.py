@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gradebook.models import GradeItem, RegradeRequest
-from gradinglab.services import assignment_grade_item
+from gradinglab.services.results import assignment_grade_item
 from gradinglab.tests.labkit import make_assignment, purge, submit_and_take
 from quizzes.services import attempt_start, quiz_gradebook_item
 from quizzes.tests.factories import question_single, quiz_with

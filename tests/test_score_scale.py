@@ -16,7 +16,7 @@ from django.test import Client
 from accounts.models import ApiToken
 from gradebook.models import Grade
 from gradinglab.models import Submission
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import ROOT, SOLUTIONS, make_assignment, post_result, purge, take_jobs
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

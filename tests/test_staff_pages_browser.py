@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.services import user_create_with_role
 from gradebook.services import grade_record
 from gradinglab.models import Submission
-from gradinglab.services import assignment_grade_item
+from gradinglab.services.results import assignment_grade_item
 from gradinglab.tests.labkit import make_assignment
 from quizzes.authoring import RuleSpec, pool_add, rule_add
 from quizzes.tests.factories import question_multiple, question_single, quiz_with

@@ -39,7 +39,7 @@ def _submission(assignment, student, doc: dict, *, minutes_ago: int, **fields):
     import hashlib
 
     from gradinglab.models import Submission, SubmissionResult
-    from gradinglab.services import assignment_grade_sync, submission_score
+    from gradinglab.services.results import assignment_grade_sync, submission_score
     from gradinglab.tests.labkit import correct_source
 
     source = correct_source()
@@ -75,7 +75,7 @@ def build_world() -> World:
     from dashboard.services import announcement_save
     from gradebook.models import GradeItem
     from gradebook.services import regrade_request_create, regrade_request_resolve
-    from gradinglab.services import assignments_publish_demo, problems_sync
+    from gradinglab.services.problem_sync import assignments_publish_demo, problems_sync
     from gradinglab.tests.labkit import gpu_doc, load_doc, make_assignment
     from lectures.services import content_import
     from quizzes.models import Attempt, Question, Quiz, QuizQuestion

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.services import api_token_create
 from conftest import TEST_PASSWORD
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 
 LIMIT = 5  # settings.AXES_FAILURE_LIMIT's default
 

@@ -38,7 +38,7 @@ def slow_correct_source(pause_s: int = 2) -> str:
 
 def make_assignment(**fields: Any):
     from gradinglab.models import Assignment, Problem
-    from gradinglab.services import problems_sync
+    from gradinglab.services.problem_sync import problems_sync
 
     if not Problem.objects.filter(slug="vector-add").exists():
         problems_sync()
@@ -54,7 +54,7 @@ def assignment(db):
 
 @pytest.fixture
 def worker_token(db) -> str:
-    from gradinglab.services import worker_token_create
+    from gradinglab.services.workers import worker_token_create
 
     return worker_token_create(name="cpu-test", kind="cpu")
 
@@ -66,7 +66,7 @@ VECTOR_ADD_BYTES = 3 * 16777216 * 4  # the `large` benchmark's cost.bytes (3 * n
 @pytest.fixture
 def gpu_worker_token(db) -> str:
     """An h100 worker credential with its device recorded (the web side's floors come from it)."""
-    from gradinglab.services import worker_token_create
+    from gradinglab.services.workers import worker_token_create
 
     return worker_token_create(name="h100-test", kind="h100", device=H100_DEVICE)
 

@@ -12,8 +12,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from gradinglab import conf, services
+from gradinglab import conf
 from gradinglab.models import Assignment, Submission, SubmissionResult
+from gradinglab.services import reaper, submissions
 from gradinglab.tests.labkit import (
     load_doc,
     make_assignment,
@@ -160,17 +161,17 @@ def test_one_failing_submission_does_not_stop_the_reaper(
     submit_and_take(client_a, django_capture_on_commit_callbacks)
     submit_and_take(client_b, django_capture_on_commit_callbacks)
     poisoned, healthy = Submission.objects.order_by("pk")
-    real_dispatch = services._dispatch
+    real_dispatch = submissions.job_dispatch
 
     def dispatch(submission, now):  # fault injected for one row: the broker refuses its message
         if submission.pk == poisoned.pk:
             raise RuntimeError("poisoned row")
         return real_dispatch(submission, now)
 
-    monkeypatch.setattr(services, "_dispatch", dispatch)
+    monkeypatch.setattr(reaper, "job_dispatch", dispatch)
     later = timezone.now() + timedelta(seconds=conf.QUEUED_STUCK_S + 1)
     with django_capture_on_commit_callbacks(execute=True):
-        counts = services.submissions_reap(now=later)
+        counts = reaper.submissions_reap(now=later)
     assert counts == {"requeued": 1, "failed": 0, "errors": 1}
     assert f"reaping submission {poisoned.pk} failed" in caplog.text
     healthy.refresh_from_db()

@@ -130,14 +130,14 @@ def test_public_test_run_costs_no_attempt_and_has_its_own_limit(
 
 
 def test_practice_results_are_never_scored(assignment, student_a) -> None:
-    from gradinglab.services import _finish
+    from gradinglab.services.results import result_finish
     from gradinglab.tests.labkit import load_doc
 
     sub = Submission.objects.create(
         assignment=assignment, student=student_a, backend="triton", source="x", sha256="0" * 64,
         created_at=assignment.created_at, queue="grade-cpu", practice=True, counts_as_attempt=False,
     )  # fmt: skip
-    _finish(sub, load_doc("accepted"), None, assignment.created_at)
+    result_finish(sub, load_doc("accepted"), None, assignment.created_at)
     sub.refresh_from_db()
     assert sub.status == "accepted" and sub.score is None and sub.counts_as_attempt is False
     from gradebook.models import Grade

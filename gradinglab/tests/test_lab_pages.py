@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from gradinglab.models import Problem, Submission
-from gradinglab.services import problems_sync
+from gradinglab.services.problem_sync import problems_sync
 from gradinglab.tests.labkit import (
     correct_cuda_source,
     correct_source,

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from gradebook.models import Grade, GradeEvent
 from gradinglab.models import Submission
-from gradinglab.services import assignment_grade_sync
+from gradinglab.services.results import assignment_grade_sync
 from gradinglab.tests.labkit import make_assignment
 
 pytestmark = pytest.mark.django_db

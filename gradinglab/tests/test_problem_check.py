@@ -25,7 +25,7 @@ from django.core.management import call_command
 from gradinglab import problem_check
 from gradinglab.models import Assignment, Problem
 from gradinglab.runner.problems import PROBLEMS_DIR
-from gradinglab.services import problems_sync
+from gradinglab.services.problem_sync import problems_sync
 from gradinglab.tests.labkit import purge, take_messages
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -71,7 +71,7 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
 def test_scoring_rule_change_is_reapplied_to_stored_results(
     client, client_a, gpu_worker_token, ta, django_capture_on_commit_callbacks
 ) -> None:
-    from gradinglab.services import regrade_apply, regrade_plan
+    from gradinglab.services.rescore import regrade_apply, regrade_plan
     from gradinglab.tests.labkit import gpu_doc, make_assignment
 
     gpu = make_assignment(gpu_kind="h100", points=Decimal("100"))

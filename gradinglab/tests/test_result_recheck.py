@@ -16,7 +16,7 @@ from accounts.models import Profile
 from gradebook.models import Grade, GradeEvent
 from gradinglab.models import Problem, Submission, SubmissionResult
 from gradinglab.selectors import leaderboard
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
     VECTOR_ADD_BYTES,
     gpu_doc,

@@ -14,7 +14,7 @@ from gradebook.models import Grade
 from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
 from gradinglab.runner.source import MAX_SOURCE_BYTES
-from gradinglab.services import submissions_reap
+from gradinglab.services.reaper import submissions_reap
 from gradinglab.tests.labkit import (
     correct_source,
     load_doc,
@@ -58,7 +58,7 @@ def test_rate_limit_refuses_with_next_allowed_time(client_a, django_capture_on_c
 
 
 def test_rate_limit_window_slides(student_a) -> None:
-    from gradinglab.services import RateLimited, submission_create
+    from gradinglab.services.submissions import RateLimited, submission_create
 
     assignment = make_assignment(rate_limit_count=1, rate_limit_minutes=10)
     start = timezone.now()

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import api_token_create
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 
 ROOT = Path(settings.BASE_DIR)
 TEMPLATE_DIRS = [ROOT / "templates", *sorted(ROOT.glob("*/templates"))]

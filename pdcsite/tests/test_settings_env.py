@@ -79,6 +79,9 @@ BAD_VALUES = [
     ("PASSWORD_RESET_TIMEOUT", "60"),
     ("PDC_GPU_KINDS", "h200,evil<script>"),
     ("PDC_GPU_KINDS", "cpu"),
+    ("PDC_SITE_URL", "pdc.example.edu"),
+    ("PDC_SITE_URL", "ftp://pdc.example.edu"),
+    ("PDC_SITE_URL", "https://pdc.example.edu:port"),
 ]
 
 

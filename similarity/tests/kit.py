@@ -16,7 +16,7 @@ from similarity.tests.corpus import corpus, obvious_fix
 
 
 def softmax_assignment(**fields) -> Assignment:
-    from gradinglab.services import problems_sync
+    from gradinglab.services.problem_sync import problems_sync
 
     if not Problem.objects.filter(slug="softmax").exists():
         problems_sync()

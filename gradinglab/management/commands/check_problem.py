@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from gradinglab.models import Problem
 from gradinglab.problem_check import format_report
-from gradinglab.services import problem_check_record
+from gradinglab.services.problem_sync import problem_check_record
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from gradinglab.models import WorkerNode
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 from gradinglab.worker.config import LOCAL_CREDENTIAL
 
 LOCAL_NAME = "local-cpu"

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from gradinglab.services import assignments_publish_demo
+from gradinglab.services.problem_sync import assignments_publish_demo
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from gradinglab.services import submissions_reap
+from gradinglab.services.reaper import submissions_reap
 
 
 class Command(BaseCommand):

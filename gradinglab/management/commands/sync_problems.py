@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from gradinglab.models import Problem
 from gradinglab.problem_check import format_report
-from gradinglab.services import problem_check_record, problems_sync
+from gradinglab.services.problem_sync import problem_check_record, problems_sync
 
 
 class Command(BaseCommand):

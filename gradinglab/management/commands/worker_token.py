@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from gradinglab.runner.floors import peak_for_worker
-from gradinglab.services import worker_token_create
+from gradinglab.services.workers import worker_token_create
 
 
 class Command(BaseCommand):
