@@ -1,7 +1,7 @@
 """Writes of flag review: the student's one response and the TA's verdict.
 
 A verdict's effect on the score goes through the existing paths, each audited in the gradebook:
-restore = the lab's per-submission override (`gradinglab.services.submission_score_override`:
+restore = the lab's per-submission override (`gradinglab.services.results.submission_score_override`:
 a `sub_override` audit row, then the item re-derived from the best submission); keep and hide =
 an audit note (`gradebook.services.grade_audit_note`) on the assignment's item. The leaderboard
 reads the verdict itself (`selectors.leaderboard_eligible`).
@@ -78,7 +78,7 @@ _NOTE_ACTIONS = {
 
 
 def _apply(sub: Submission, decision: str, points: Decimal | None, actor, reason: str) -> None:
-    from gradinglab.services import assignment_grade_item, submission_score_override
+    from gradinglab.services.results import assignment_grade_item, submission_score_override
 
     note = f"flag verdict on submission #{sub.pk} round {sub.round}: {decision}; {reason}"
     if decision == FlagVerdict.Decision.RESTORE:
