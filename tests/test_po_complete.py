@@ -24,3 +24,16 @@ def test_po_files_are_complete() -> None:
         ).stderr
         assert "untranslated" not in out and "fuzzy" not in out, f"{po}: {out.strip()}"
         assert "translated message" in out, f"{po}: {out.strip()}"
+
+
+def test_no_translation_is_written_twice() -> None:
+    """A one-line msgstr followed by continuation strings joins them: an English page showed
+    "Each answer is saved ... still here.Each answer is saved ... still here." (a merge leftover)."""
+    files = sorted(p for p in ROOT.glob("**/locale/*/LC_MESSAGES/*.po") if ".venv" not in p.parts)
+    doubled = []
+    for po in files:
+        lines = po.read_text().split("\n")
+        for i, line in enumerate(lines[:-1], start=1):
+            if line.startswith('msgstr "') and line != 'msgstr ""' and lines[i].startswith('"'):
+                doubled.append(f"{po.relative_to(ROOT)}:{i}")
+    assert not doubled, doubled
