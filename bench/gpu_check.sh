@@ -19,6 +19,6 @@ fi
 status=0
 "$PY" bench/gpu_check.py "${DRY[@]}" --out "$OUTDIR" || status=$?
 if [ ${#DRY[@]} -eq 0 ]; then
-  "$PY" -m pytest gradinglab/tests/test_runner_gpu.py -q -rs || status=$?
+  "$PY" -m pytest gradinglab/runner/tests/test_runner_gpu.py -q -rs || status=$?
 fi
 exit "$status"

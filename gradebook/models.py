@@ -290,7 +290,24 @@ class StudentItemQuerySet(OwnedQuerySet):
     """Staff see every row; a student only their own."""
 
 
-class Extension(models.Model):
+class StaffGrant(models.Model):
+    """What staff grant one student on one item (an extension, an excusal): who, when."""
+
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("批准人"),
+    )
+    granted_at = models.DateTimeField(verbose_name=_("批准时间"))
+
+    objects = StudentItemQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Extension(StaffGrant):
     """A per-student deadline: a new due date, or extra days on top of the item's due date."""
 
     student = models.ForeignKey(
@@ -305,15 +322,6 @@ class Extension(models.Model):
     due_at = models.DateTimeField(_("新截止时间"), null=True, blank=True)
     extra_days = models.PositiveSmallIntegerField(_("延长天数"), null=True, blank=True)
     reason = models.TextField(_("原因"), blank=True)
-    granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("批准人"),
-    )
-    granted_at = models.DateTimeField(verbose_name=_("批准时间"))
-
-    objects = StudentItemQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("延期")
@@ -338,7 +346,7 @@ class Extension(models.Model):
         return self.item.due_at + timedelta(days=self.extra_days or 0)
 
 
-class Excusal(models.Model):
+class Excusal(StaffGrant):
     """The student is excused from the item: it counts neither for nor against them."""
 
     student = models.ForeignKey(
@@ -351,15 +359,6 @@ class Excusal(models.Model):
         GradeItem, on_delete=models.CASCADE, related_name="excusals", verbose_name=_("成绩项")
     )
     reason = models.TextField(_("原因"))
-    granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("批准人"),
-    )
-    granted_at = models.DateTimeField(verbose_name=_("批准时间"))
-
-    objects = StudentItemQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("免做")

@@ -45,6 +45,21 @@ def _refuse(request: Request, code: int, message: str) -> Response:
     return Response({"detail": message}, status=code)
 
 
+# A worker report the results service refuses, and what that is over HTTP (logged by _refuse).
+_JOB_REFUSALS: tuple[tuple[type[Exception], int], ...] = (
+    (results.ResultInvalid, 400),
+    (results.WrongWorker, 403),
+    (results.JobUnknown, 404),
+    (results.JobSuperseded, 409),
+)
+_JOB_ERRORS = tuple(kind for kind, _code in _JOB_REFUSALS)
+
+
+def _job_refusal(request: Request, exc: Exception) -> Response:
+    code = next(code for kind, code in _JOB_REFUSALS if isinstance(exc, kind))
+    return _refuse(request, code, str(exc))
+
+
 class PhaseIn(serializers.Serializer):
     job_token = serializers.CharField(max_length=200)
     phase = serializers.ChoiceField(choices=results.PHASES)
@@ -60,12 +75,8 @@ def worker_phase(request: Request) -> Response:
         return _refuse(request, 400, str(data.errors))
     try:
         results.job_phase(worker=request.auth, **data.validated_data)
-    except results.WrongWorker as exc:
-        return _refuse(request, 403, str(exc))
-    except results.JobUnknown as exc:
-        return _refuse(request, 404, str(exc))
-    except results.JobSuperseded as exc:
-        return _refuse(request, 409, str(exc))
+    except _JOB_ERRORS as exc:
+        return _job_refusal(request, exc)
     return Response({"ok": True})
 
 
@@ -95,14 +106,8 @@ def worker_result(request: Request) -> Response:
     token, document = data.validated_data["job_token"], data.validated_data["document"]
     try:
         stored = results.result_store(worker=request.auth, job_token=token, document=document)
-    except results.ResultInvalid as exc:
-        return _refuse(request, 400, str(exc))
-    except results.WrongWorker as exc:
-        return _refuse(request, 403, str(exc))
-    except results.JobUnknown as exc:
-        return _refuse(request, 404, str(exc))
-    except results.JobSuperseded as exc:
-        return _refuse(request, 409, str(exc))
+    except _JOB_ERRORS as exc:
+        return _job_refusal(request, exc)
     return Response({"stored": stored}, status=201 if stored else 200)
 
 

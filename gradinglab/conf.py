@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from gradinglab.worker.config import HEARTBEAT_INTERVAL_S
 from pdcsite.env import env_int
 
-# A result document is well under 64 KiB in practice (runner caps every text field); 256 KiB leaves
-# room for 64 tests of messages and still refuses garbage.
+# Bytes. The runner caps every text field of a result document (runner/result.py, CAP_*); a body
+# above this is refused (HTTP 400) before it is parsed (test_worker_api.py).
 RESULT_MAX_BYTES = env_int("PDC_LAB_RESULT_MAX_BYTES", 256 * 1024, minimum=4096)
 # A running job that has not reported for this long is stuck: the outer Celery limit plus a minute.
 RUNNING_STUCK_S = env_int(
@@ -17,8 +18,9 @@ RUNNING_STUCK_S = env_int(
 QUEUED_STUCK_S = env_int("PDC_LAB_QUEUED_STUCK_SECONDS", 6 * 3600, minimum=10)
 # Dispatches per grading round before the reaper gives up with infrastructure_error (no attempt).
 MAX_DISPATCHES = env_int("PDC_LAB_MAX_DISPATCHES", 3, minimum=1)
-# A worker is shown online while its last heartbeat is younger than this (3 heartbeat intervals).
-WORKER_ONLINE_S = env_int("PDC_LAB_WORKER_ONLINE_SECONDS", 60, minimum=5)
+# A worker is shown online while its last heartbeat is younger than this: 3 heartbeat intervals
+# by default, so one lost heartbeat does not show it offline.
+WORKER_ONLINE_S = env_int("PDC_LAB_WORKER_ONLINE_SECONDS", 3 * HEARTBEAT_INTERVAL_S, minimum=5)
 # The reaper runs at most this often when triggered by heartbeats.
 REAP_INTERVAL_S = env_int("PDC_LAB_REAP_INTERVAL_SECONDS", 60, minimum=1)
 # "Run public tests" (practice runs, never an attempt): their own window, per student and assignment.

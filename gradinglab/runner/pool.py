@@ -14,13 +14,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 
+import pdcenv
+
 from .canary import Readiness
 from .sandbox import Limits, Sandbox, SandboxStartError
 
-POOL_SIZE = int(os.environ.get("PDC_RUNNER_POOL", "1"))  # idle sandboxes kept per process
+# Idle sandboxes kept per process (0: a fresh sandbox per job).
+POOL_SIZE = pdcenv.env_int("PDC_RUNNER_POOL", 1, minimum=0)
 # Spawn-time ceilings; the harness lowers them to each job's limits before the job starts.
 CEILING = Limits(
-    memory_mb=int(os.environ.get("PDC_RUNNER_MEMORY_CEILING_MB", "4096")),
+    memory_mb=pdcenv.env_int("PDC_RUNNER_MEMORY_CEILING_MB", 4096, minimum=256),  # MiB
     file_size_mb=4096,
     open_files=1024,
     processes=512,

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from . import cgroups, devices
+from .cuda_build import NVCC as NVCC_PATH
 
 BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
 PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
-NVCC_PATH = os.environ.get("PDC_NVCC", "/usr/local/cuda/bin/nvcc")  # cuda_build.NVCC
 NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
 # As root, each sandbox gets its own unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb
 # in one job cannot starve a concurrent job of processes. 3e6+ is outside system/user/subuid ranges.

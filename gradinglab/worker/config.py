@@ -31,6 +31,9 @@ from gradinglab.worker.queues import CPU_KIND, check_kind
 LOCAL_CREDENTIAL = "local-worker.json"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_API_URL = "http://127.0.0.1:8000"
+HEARTBEAT_INTERVAL_S = (
+    20  # seconds between heartbeats (gradinglab.conf.WORKER_ONLINE_S counts them)
+)
 
 
 class ConfigError(pdcenv.EnvError):

@@ -16,12 +16,10 @@ from typing import Any
 from celery import Celery, signals
 
 from gradinglab.worker.client import WorkerClient
-from gradinglab.worker.config import WorkerConfig, config_from_env
+from gradinglab.worker.config import HEARTBEAT_INTERVAL_S, WorkerConfig, config_from_env
 from gradinglab.worker.jobs import GRADE_TASK, check_payload
 
 log = logging.getLogger(__name__)
-
-HEARTBEAT_INTERVAL_S = 20  # seconds; the web side shows a worker online for 3 intervals
 
 
 def _failure_document(slug: str, backend: str, message: str) -> dict[str, Any]:

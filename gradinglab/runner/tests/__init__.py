@@ -1,0 +1,1 @@
+"""Tests of the grading runner (Django-free: sandbox, harness, timing, problem packages)."""
