@@ -105,3 +105,23 @@ def test_good_values_and_defaults(monkeypatch) -> None:
         "https://pdc.example.edu",
         True,
     )
+
+
+def test_both_celery_apps_grade_through_the_one_register() -> None:
+    """The grading host's app and the web side's (make run's worker) run the same task body, and
+    the heartbeat hook is connected once however many apps register."""
+    import weakref
+
+    from celery import signals
+
+    from gradinglab.worker import tasks
+    from gradinglab.worker.celery import app as host
+    from gradinglab.worker.jobs import GRADE_TASK
+    from pdcsite.celery import app as web
+
+    assert host.tasks[GRADE_TASK].run.__code__ is web.tasks[GRADE_TASK].run.__code__
+    tasks.register(host)  # a second registration changes nothing
+    receivers = [
+        r() if isinstance(r, weakref.ref) else r for _, r in signals.worker_ready.receivers
+    ]
+    assert [r.__module__ for r in receivers if r is not None].count("gradinglab.worker.tasks") == 1
