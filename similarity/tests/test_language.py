@@ -25,3 +25,14 @@ def test_pages_speak_one_language(pair_world, client_ta, lang) -> None:  # noqa:
         assert crawl.problems(html, data_words=words) == [], (lang, url)
         if lang == "en":
             assert "Similarity" in html
+    decision = pair.decisions.get()
+    admin = ["/admin/similarity/", "/admin/similarity/similarityrun/",
+             f"/admin/similarity/similarityrun/{pair.run_id}/change/",
+             "/admin/similarity/similaritypair/", f"/admin/similarity/similaritypair/{pair.pk}/change/",
+             "/admin/similarity/similaritydecision/",
+             f"/admin/similarity/similaritydecision/{decision.pk}/change/",
+             "/admin/similarity/archivedfingerprint/"]  # fmt: skip
+    for url in admin:
+        response = client_ta.get(url)
+        assert response.status_code == 200, url
+        assert crawl.problems(response.content.decode(), data_words=words) == [], (lang, url)

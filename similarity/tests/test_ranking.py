@@ -105,3 +105,50 @@ def test_fingerprints_are_stable_across_processes() -> None:
 def test_corpus_is_what_the_test_says() -> None:
     sources = corpus()
     assert len(sources) == 20 and len(INDEPENDENT) == 17
+
+
+def test_two_students_handing_in_a_published_solution_are_not_a_pair() -> None:
+    """The run excludes the package's published solutions (here: the online-softmax one, renamed),
+    even in a class too small for the common-idiom filter to notice."""
+    from similarity.selectors import excluded_code
+    from similarity.tests.kit import students, submit
+
+    published = [t for t in excluded_code("softmax", "triton") if "running max" in t][0]
+    assignment = softmax_assignment()
+    users = students(["p1", "p2", "p3"])
+    submit(assignment, users["p1"], published)
+    submit(assignment, users["p2"], published.replace("alpha", "scale").replace("m_new", "mx"))
+    submit(assignment, users["p3"], INDEPENDENT[6])
+    run = _run(assignment)
+    assert run.status == SimilarityRun.Status.DONE
+    assert not run.pairs.filter(fraction__gte=conf.REVIEW_THRESHOLD).exists()
+
+
+SNIPPET = '''
+
+def _bench_configs():
+    """Copied from a public tutorial: not a copy between students when most of them have it."""
+    configs = []
+    for num_warps in (1, 2, 4, 8, 16):
+        for num_stages in (1, 2, 3, 4):
+            if num_warps * num_stages > 32:
+                continue
+            configs.append({"num_warps": num_warps, "num_stages": num_stages, "tag": "w%d-s%d" % (num_warps, num_stages)})
+    configs.sort(key=lambda c: (c["num_warps"], -c["num_stages"]))
+    return [c for i, c in enumerate(configs) if i % 2 == 0 or c["num_warps"] >= 8]
+'''
+
+
+def test_code_most_students_share_is_an_idiom_not_a_copy() -> None:
+    """Six of eight students paste the same public snippet beside their own kernels: held by that
+    many, it is ignored, so none of them is paired for it."""
+    from similarity.tests.kit import students, submit
+
+    assignment = softmax_assignment()
+    users = students([f"t{i}" for i in range(8)])
+    for i, user in enumerate(users.values()):
+        source = INDEPENDENT[i + 1] + (SNIPPET if i < 6 else "")
+        submit(assignment, user, source)
+    run = _run(assignment)
+    assert run.status == SimilarityRun.Status.DONE and run.common_hashes
+    assert not run.pairs.filter(fraction__gte=conf.REVIEW_THRESHOLD).exists()
