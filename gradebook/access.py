@@ -4,7 +4,9 @@ Built on ``accounts.access`` (the project's one access module):
 
 - staff pages: `accounts.access.staff_required` (TA, instructor, superuser) — everyone else 403;
 - release and course settings: `can_release` (the instructor's `gradebook.release_grades`);
-- a regrade request: `regrade_request_get` (a student reaches only their own, else 404);
+- a regrade request: `regrade_request_get` (a student reaches only their own, else 404), and
+  `can_answer` (staff, while it is open);
+- the student pages that staff see on a page of their own: `staff_page`;
 - every staff write: `staff_write_check` with the permission of that write (STAFF_WRITE_PERMISSIONS);
 - grades: `Grade.objects.visible_to(user)` (own, released only) in models.
 """
@@ -15,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from accounts.access import staff_permission
+from accounts.access import is_staff_member, staff_permission
 from gradebook.models import RegradeRequest
 
 # The permission each staff write needs (accounts.roles gives them to the roles).
@@ -39,6 +41,17 @@ def staff_write_check(user: AbstractBaseUser | AnonymousUser, write: str) -> Non
 
 def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:
     return staff_permission(user, "gradebook.release_grades")
+
+
+def staff_page(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff have their own page for what a student's page shows (the grid, the regrade queue)."""
+    return is_staff_member(user)
+
+
+def can_answer(user: AbstractBaseUser | AnonymousUser, regrade: RegradeRequest) -> bool:
+    """The answer form is offered to staff while the request is open (writing it needs
+    staff_write_check(user, "regrade_resolve"))."""
+    return is_staff_member(user) and regrade.status == RegradeRequest.Status.OPEN
 
 
 def regrade_request_get(user: AbstractBaseUser, pk: int) -> RegradeRequest:

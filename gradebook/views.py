@@ -10,16 +10,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts.access import is_staff_member
 from gradebook import csvio, selectors, services
-from gradebook.access import regrade_request_get, staff_write_check
+from gradebook.access import can_answer, regrade_request_get, staff_page, staff_write_check
 from gradebook.forms import RegradeRequestForm, RegradeResolveForm
 from gradebook.models import GradeItem, RegradeRequest
 
 
 @login_required
 def mine(request: HttpRequest) -> HttpResponse:
-    if is_staff_member(request.user):
+    if staff_page(request.user):
         return redirect("gradebook:staff_grid")
     return render(request, "gradebook/mine.html", selectors.student_view(request.user))
 
@@ -35,7 +34,7 @@ def mine_csv(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def regrade_list(request: HttpRequest) -> HttpResponse:
-    if is_staff_member(request.user):
+    if staff_page(request.user):
         return redirect("gradebook:staff_regrades")
     requests_ = RegradeRequest.objects.visible_to(request.user).select_related("item")
     return render(request, "gradebook/regrade_list.html", {"requests": requests_})
@@ -69,7 +68,7 @@ def regrade_detail(request: HttpRequest, pk: int) -> HttpResponse:
     form = None
     if request.method == "POST":
         staff_write_check(request.user, "regrade_resolve")
-    if is_staff_member(request.user) and regrade.status == RegradeRequest.Status.OPEN:
+    if can_answer(request.user, regrade):
         form = RegradeResolveForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data

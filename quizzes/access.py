@@ -7,7 +7,7 @@ from the role table in ``accounts.roles`` (permissions ``quizzes.change_quiz`` a
 
 from __future__ import annotations
 
-from accounts.access import access_required
+from accounts.access import access_required, is_staff_member
 
 
 def can_author(user) -> bool:
@@ -20,3 +20,9 @@ def can_publish(user) -> bool:
 
 # Signed in (else the login page) and allowed to author quizzes (else 403).
 author_required = access_required(can_author, "quiz authoring is for TAs and instructors")
+
+
+def sees_all_answers(user) -> bool:
+    """Staff review any attempt with every answer, point and explanation shown; a student sees
+    what the quiz's review settings release (quizzes.selectors.review_flags)."""
+    return is_staff_member(user)

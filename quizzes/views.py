@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import is_staff_member, staff_check
 from quizzes import selectors, services
+from quizzes.access import sees_all_answers
 from quizzes.models import Attempt, Question, Quiz
 
 
@@ -131,7 +132,7 @@ def attempt_review(request: HttpRequest, pk: int) -> HttpResponse:
         if attempt.student_id == request.user.pk:
             return redirect("quizzes:attempt", pk=attempt.pk)
         raise PermissionDenied
-    staff = is_staff_member(request.user)
+    staff = sees_all_answers(request.user)
     flags = {k: True for k in ("correctness", "points", "right_answer", "explanation")}
     if not staff:
         flags = selectors.review_flags(attempt)
