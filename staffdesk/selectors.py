@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.roles import role_of
+from flagreview.selectors import open_count as open_flag_count
 from gradebook.models import Excusal, Extension, GradeItem, RegradeRequest
 from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
@@ -69,6 +70,7 @@ def dashboard() -> dict:
             .order_by("-created_at")
         ),
         "stuck": _panel(stuck_jobs(now)),
+        "open_flags": open_flag_count(),  # flagged or rejected results with no TA verdict yet
         "offline": [w for w in workers if not w["online"]],
         "workers_total": len(workers),
         "closing": _panel(

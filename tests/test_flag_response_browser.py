@@ -125,6 +125,7 @@ def test_student_answers_a_rejection_ta_restores_gradebook_and_leaderboard_follo
     cells = ta_page.locator(f'#student-items tr[data-key="lab:{assignment.pk}"] td.num')
     assert cells.all_inner_texts()[3] == "0"
     ta_page.goto(f"{live_server.url}/staff/")
+    assert ta_page.inner_text("#open-flags") == "1"
     ta_page.click("#flag-queue-link")
     ta_page.wait_for_url("**/flags/")
     row = ta_page.locator(f'#flag-queue tr[data-submission="{sub.pk}"]')

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from django.test import Client
+
 from flagreview.models import FlagResponse, FlagVerdict
 from flagreview.tests.kit import gpu_assignment, graded
 
@@ -14,6 +16,8 @@ def test_another_student_can_neither_see_nor_answer(rejected, client_b) -> None:
     assert client_b.post(base + "verdict/", {"decision": "keep", "reason": "x"}).status_code == 403
     assert client_b.get("/flags/").status_code == 403
     assert not FlagResponse.objects.exists() and not FlagVerdict.objects.exists()
+    anonymous = Client().get(base)
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
 
 
 def test_owner_sees_evidence_in_words_not_raw_flags(rejected, client_a) -> None:
@@ -33,32 +37,12 @@ def test_staff_see_raw_flags_and_judge_but_do_not_answer(rejected, client_ta) ->
     assert client_ta.get("/flags/").status_code == 200
 
 
-def test_anonymous_is_sent_to_login(rejected, client) -> None:
-    response = client.get(f"/flags/submissions/{rejected.pk}/")
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-
-
-def test_a_clean_result_is_not_a_case(
-    client, client_a, gpu_worker_token, django_capture_on_commit_callbacks
-) -> None:
-    from gradinglab.tests.labkit import gpu_doc
-
-    gpu_assignment()
-    sub = graded(
-        client,
-        client_a,
-        gpu_worker_token,
-        gpu_doc(roofline=0.35),
-        django_capture_on_commit_callbacks,
-    )
-    assert client_a.get(f"/flags/submissions/{sub.pk}/").status_code == 404
-
-
 def test_outputs_that_changed_while_timed_are_a_case_told_in_words(
     client, client_a, gpu_worker_token, django_capture_on_commit_callbacks
 ) -> None:
     """A run that passed the tests but whose outputs changed during the timed calls (the runner's
-    wrong_answer with its comparison message) is a case, its evidence said in the page's words."""
+    wrong_answer with its comparison message) is a case, its evidence said in the page's words;
+    a clean accepted run is not a case (404)."""
     from gradinglab.runner.result import finish
     from gradinglab.tests.labkit import gpu_doc
 
@@ -75,3 +59,12 @@ def test_outputs_that_changed_while_timed_are_a_case_told_in_words(
     page = client_a.get(f"/flags/submissions/{sub.pk}/").content.decode()
     assert "输出 out 有 12 / 16777216 个元素与正确结果不同" in page and "得到 1，应为 2" in page
     assert 'id="response-form"' in page
+    clean = graded(
+        client,
+        client_a,
+        gpu_worker_token,
+        gpu_doc(roofline=0.35),
+        django_capture_on_commit_callbacks,
+        "# 2\n",
+    )
+    assert client_a.get(f"/flags/submissions/{clean.pk}/").status_code == 404  # not a case
