@@ -63,10 +63,15 @@ def _send(run_id: int) -> None:
 
 def similarity_run_execute(*, run_id: int) -> SimilarityRun:
     """Compare the assignment's submissions with each other and with the archive; store pairs."""
+    # Claim the queued run: a re-delivered task (acks_late) finds it taken or finished and
+    # leaves it alone, so no run stores its pairs twice. A run left running by a killed worker
+    # stays so; staff start another.
+    claimed = SimilarityRun.objects.filter(pk=run_id, status=SimilarityRun.Status.QUEUED).update(
+        status=SimilarityRun.Status.RUNNING
+    )
     run = SimilarityRun.objects.select_related("assignment__problem").get(pk=run_id)
-    if run.status not in (SimilarityRun.Status.QUEUED, SimilarityRun.Status.RUNNING):
-        return run  # a re-delivered task: the run is already finished
-    SimilarityRun.objects.filter(pk=run.pk).update(status=SimilarityRun.Status.RUNNING)
+    if not claimed:
+        return run
     try:
         with transaction.atomic():
             _compute(run)

@@ -137,3 +137,10 @@ def test_a_good_upload_imports(client_ta) -> None:
     response = client_ta.post("/staff/similarity/archive/import/", {"file": upload})
     assert response.status_code == 302
     assert ArchivedFingerprint.objects.get().hashes == [1, 2, 3]
+
+
+def test_a_bad_term_on_export_is_a_form_error(client_ta) -> None:
+    for term in ("", "../../etc/passwd", "x" * 41):
+        response = client_ta.post("/staff/similarity/archive/export/", {"term": term})
+        assert response.status_code == 400, term
+        assert 'class="errorlist' in response.content.decode()

@@ -34,6 +34,20 @@ def test_the_button_queues_a_run_on_the_default_queue(
     assert SimilarityRun.objects.get(pk=run.pk).pairs.count() == 0
 
 
+def test_a_redelivered_task_never_stores_a_run_twice() -> None:
+    assignment = softmax_assignment()
+    users = students(["a", "b"])
+    submit(assignment, users["a"], INDEPENDENT[2])
+    submit(assignment, users["b"], INDEPENDENT[2])
+    run = services.similarity_run_request(assignment=assignment, actor=None)
+    SimilarityRun.objects.filter(pk=run.pk).update(status=SimilarityRun.Status.RUNNING)
+    assert run_task(run.pk) == SimilarityRun.Status.RUNNING  # another worker holds it
+    SimilarityRun.objects.filter(pk=run.pk).update(status=SimilarityRun.Status.QUEUED)
+    assert run_task(run.pk) == SimilarityRun.Status.DONE
+    assert run_task(run.pk) == SimilarityRun.Status.DONE
+    assert SimilarityRun.objects.get(pk=run.pk).pairs.count() == 1
+
+
 def test_the_run_task_is_on_the_beat_schedule_and_routed_to_default() -> None:
     from django.conf import settings
 
