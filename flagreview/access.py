@@ -16,13 +16,19 @@ from flagreview.models import FlagVerdict
 from gradinglab.access import lab_may
 from gradinglab.models import Submission
 
-__all__ = ["is_staff_member", "may_judge", "may_respond", "staff_required"]
+__all__ = ["may_judge", "may_respond", "reads_flag_record", "staff_required"]
 
 VERDICT_ACTIONS: dict[str, str] = {
     FlagVerdict.Decision.RESTORE: "override_submission",
     FlagVerdict.Decision.KEEP: "flag",
     FlagVerdict.Decision.HIDE: "flag",
 }
+
+
+def reads_flag_record(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Course staff read the raw flag strings, every response and the verdict form; a student
+    reads the evidence in sentences."""
+    return is_staff_member(user)
 
 
 def may_respond(user: AbstractBaseUser | AnonymousUser, sub: Submission) -> bool:

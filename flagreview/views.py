@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from flagreview import selectors, services
-from flagreview.access import is_staff_member, may_judge, may_respond, staff_required
+from flagreview.access import may_judge, may_respond, reads_flag_record, staff_required
 from flagreview.forms import ResponseForm, VerdictForm
 
 
@@ -24,7 +24,7 @@ def _case_page(
     verdict_form: VerdictForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    staff = is_staff_member(request.user)
+    staff = reads_flag_record(request.user)
     own = may_respond(request.user, case.submission)
     if response_form is None and own and case.can_respond:
         response_form = ResponseForm()

@@ -134,6 +134,7 @@ def test_student_answers_a_rejection_ta_restores_gradebook_and_leaderboard_follo
     ta_page.locator(f'#flag-queue tr[data-submission="{sub.pk}"] a').click()
     assert RESPONSE in ta_page.inner_text("#response-text")
     assert "flagged for TA review" in ta_page.text_content("#evidence")  # raw, staff only
+    _check_layouts(ta_page, live_server, "flag-case-ta", "Reason (the student sees it")
     ta_page.check('input[name="decision"][value="restore"]')
     assert ta_page.input_value("#id_points") == "10.00"  # suggested: the run as measured
     ta_page.fill("#id_reason", REASON)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from accounts.access import is_staff_member
+from flagreview.access import reads_flag_record
 from flagreview.selectors import case_of
 
 register = template.Library()
@@ -17,4 +17,4 @@ register = template.Library()
 def flag_notice(sub, doc: dict[str, Any] | None, user) -> dict[str, Any]:
     """`sub` is one the page already showed to `user` (through the lab's access check)."""
     case = None if sub.is_pending else case_of(sub)
-    return {"case": case, "doc": doc, "staff": is_staff_member(user)}
+    return {"case": case, "doc": doc, "staff": reads_flag_record(user)}
