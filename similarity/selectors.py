@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from django.db.models import QuerySet
@@ -33,7 +34,7 @@ def compared_submissions(assignment: Assignment) -> list[Submission]:
     return list(latest.values())
 
 
-def excluded_code(slug: str, backend: str) -> list[str]:
+def _excluded_paths(slug: str, backend: str) -> list[Path]:
     """The starter and every published solution of the problem for this backend."""
     from gradinglab.runner import ProblemNotFound, load_problem
 
@@ -45,13 +46,24 @@ def excluded_code(slug: str, backend: str) -> list[str]:
     solutions = package.path / "solutions" / backend
     if solutions.is_dir():
         paths += sorted(solutions.glob(f"*{SOURCE_SUFFIX.get(backend, '.py')}"))
-    return [p.read_text(encoding="utf-8") for p in paths if Path(p).is_file()]
+    return [p for p in paths if p.is_file()]
+
+
+def excluded_code(slug: str, backend: str) -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in _excluded_paths(slug, backend)]
 
 
 def boilerplate(slug: str, backend: str) -> frozenset[int]:
+    """Every k-gram of the excluded code; cached per process while the files are unchanged."""
+    paths = _excluded_paths(slug, backend)
+    return _boilerplate(backend, tuple((str(p), p.stat().st_mtime_ns) for p in paths))
+
+
+@lru_cache(maxsize=64)
+def _boilerplate(backend: str, files: tuple[tuple[str, int], ...]) -> frozenset[int]:
     hashes: set[int] = set()
-    for text in excluded_code(slug, backend):
-        hashes |= fp.all_kgrams(text, backend)
+    for path, _mtime in files:
+        hashes |= fp.all_kgrams(Path(path).read_text(encoding="utf-8"), backend)
     return frozenset(hashes)
 
 
