@@ -10,7 +10,7 @@ the grading worker, which has no Django installed, reads them here (``gradinglab
 from __future__ import annotations
 
 import os
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 
 class EnvError(ValueError):
@@ -110,14 +110,20 @@ def env_broker_url(name: str, default: str) -> str:
     return url
 
 
+def url_port(parsed: ParseResult) -> int | None:
+    """The URL's port: None when it names none, -1 when what it names is not a port number."""
+    try:
+        return parsed.port
+    except ValueError:
+        return -1
+
+
 def env_url(name: str, default: str) -> str:
     """An http(s) URL with a host (a site root or an API base), without trailing slash."""
     url = env_str(name, default)
     parsed = urlparse(url)
-    try:
-        parsed.port  # noqa: B018  (raises on a port that is not a number)
-    except ValueError:
-        raise EnvError(f"{name}={url!r} has an invalid port") from None
+    if url_port(parsed) == -1:
+        raise EnvError(f"{name}={url!r} has an invalid port")
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise EnvError(f"{name}={url!r} must be an http(s) URL like https://pdc.example.edu")
     if parsed.query or parsed.fragment:

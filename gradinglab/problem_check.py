@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -158,21 +157,14 @@ def _small_benchmarks(slug: str) -> Iterator[None]:
     clock (the GPU shapes would take hours under the interpreter). Points PDC_PROBLEMS_DIR at the
     copy, which is process-wide: the timed rows run alone, after the parallel ones."""
     from gradinglab.runner import load_problem
-    from gradinglab.runner.testing import problem_copy
+    from gradinglab.runner.testing import problem_copy, problems_dir_override
 
     problem = load_problem(slug)
     test = problem.tests[1] if len(problem.tests) > 1 else problem.tests[0]
     bench = [{"name": f"cpu-standin-{test.name}", "shape": dict(test.shape)}]
-    old = os.environ.get("PDC_PROBLEMS_DIR")
     with tempfile.TemporaryDirectory(prefix="pdc-check-") as tmp:
-        os.environ["PDC_PROBLEMS_DIR"] = str(problem_copy(Path(tmp), slug, benchmarks=bench))
-        try:
+        with problems_dir_override(problem_copy(Path(tmp), slug, benchmarks=bench)):
             yield
-        finally:
-            if old is None:
-                os.environ.pop("PDC_PROBLEMS_DIR", None)
-            else:
-                os.environ["PDC_PROBLEMS_DIR"] = old
 
 
 def _judge(row: Row) -> str:

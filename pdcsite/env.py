@@ -101,10 +101,7 @@ def env_cache(name: str, default: str) -> dict:
             f"{name}={url!r}: unsupported cache scheme {parsed.scheme!r} "
             "(use redis://host:port/db, or locmem:// for a single process)"
         )
-    try:
-        port = parsed.port
-    except ValueError:
-        port = -1
+    port = pdcenv.url_port(parsed)
     db = parsed.path.lstrip("/")
     if not parsed.hostname or port == -1 or (db and not db.isdigit()):
         raise ImproperlyConfigured(
@@ -139,10 +136,7 @@ def env_email(name: str, default: str) -> dict[str, object]:
             f"{name}: unsupported scheme {parsed.scheme!r} (use smtp://user:password@host:587?tls=1, "
             "smtps://…:465 or console://)"
         )
-    try:
-        port = parsed.port
-    except ValueError:
-        port = -1
+    port = pdcenv.url_port(parsed)
     options = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
     if not parsed.hostname or port == -1 or set(options) - {"tls"}:
         raise ImproperlyConfigured(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,20 @@ def problem_copy(dest_root: Path, slug: str, **overrides: Any) -> Path:
     data.update(overrides)
     (dest / "problem.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return dest_root
+
+
+@contextlib.contextmanager
+def problems_dir_override(root: Path) -> Iterator[Path]:
+    """PDC_PROBLEMS_DIR points at `root` inside the block (process-wide), as it was after."""
+    old = os.environ.get("PDC_PROBLEMS_DIR")
+    os.environ["PDC_PROBLEMS_DIR"] = str(root)
+    try:
+        yield root
+    finally:
+        if old is None:
+            os.environ.pop("PDC_PROBLEMS_DIR", None)
+        else:
+            os.environ["PDC_PROBLEMS_DIR"] = old
 
 
 def solution(slug: str, backend: str, name: str) -> str:

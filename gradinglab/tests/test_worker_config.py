@@ -125,3 +125,15 @@ def test_both_celery_apps_grade_through_the_one_register() -> None:
         r() if isinstance(r, weakref.ref) else r for _, r in signals.worker_ready.receivers
     ]
     assert [r.__module__ for r in receivers if r is not None].count("gradinglab.worker.tasks") == 1
+
+
+def test_python_dash_m_gradinglab_worker_is_the_celery_command() -> None:
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['django'] = None\n"
+        "sys.argv = ['gradinglab.worker', 'report']\n"
+        "runpy.run_module('gradinglab.worker', run_name='__main__', alter_sys=True)\n"
+    )
+    result = _python(code, {})
+    assert result.returncode == 0, result.stderr[-800:]
+    assert "software -> celery:" in result.stdout

@@ -17,7 +17,7 @@ import pytest
 
 from gradinglab.runner import grade, pool, sandbox
 from gradinglab.runner.result import validate
-from gradinglab.runner.testing import problem_copy, solution
+from gradinglab.runner.testing import problem_copy, problems_dir_override, solution
 
 # Tight limits keep the hostile cases fast: CPU s, wall s, MiB of address space, bytes of output.
 TEST_LIMITS = {
@@ -33,13 +33,8 @@ SECRET = "pdc-secret-value-7d1f"
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = problem_copy(tmp_path_factory.mktemp("problems"), "vector-add", limits=TEST_LIMITS)
-    old = os.environ.get("PDC_PROBLEMS_DIR")
-    os.environ["PDC_PROBLEMS_DIR"] = str(root)
-    yield root
-    if old is None:
-        os.environ.pop("PDC_PROBLEMS_DIR", None)
-    else:
-        os.environ["PDC_PROBLEMS_DIR"] = old
+    with problems_dir_override(root):
+        yield root
 
 
 def run(body: str) -> dict:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gradinglab.runner import grade, pool, sandbox
-from gradinglab.runner.testing import problem_copy
+from gradinglab.runner.testing import problem_copy, problems_dir_override
 
 MARK = "PDC-WALK "
 DEV_NODES = {"null", "zero", "full", "random", "urandom", "tty", "console", "ptmx", "pts", "shm"}
@@ -87,13 +87,8 @@ print({mark!r} + json.dumps({{'count': len(bad), 'paths': [p[:120] for p in sort
 @pytest.fixture(scope="module")
 def problems(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = problem_copy(tmp_path_factory.mktemp("problems"), "vector-add")
-    old = os.environ.get("PDC_PROBLEMS_DIR")
-    os.environ["PDC_PROBLEMS_DIR"] = str(root)
-    yield root
-    if old is None:
-        os.environ.pop("PDC_PROBLEMS_DIR", None)
-    else:
-        os.environ["PDC_PROBLEMS_DIR"] = old
+    with problems_dir_override(root):
+        yield root
 
 
 def walk_from_inside() -> dict:
