@@ -100,8 +100,9 @@ def test_practice_gives_feedback_right_after_each_answer(db, client_a) -> None:
 
 def test_review_options_after_submit_and_after_close(db, student_a, client_a) -> None:
     q = question_single("r-1", correct="b")
+    skipped = question_single("r-2", correct="a")  # left unanswered: labelled, not blank
     quiz = quiz_with(
-        [q],
+        [q, skipped],
         slug="reviewed",
         closes_at=timezone.now() + timedelta(hours=1),
         review_correctness_after=True,
@@ -114,6 +115,7 @@ def test_review_options_after_submit_and_after_close(db, student_a, client_a) ->
     client_a.post(f"/quizzes/attempt/{attempt.pk}/submit/")
     page = client_a.get(f"/quizzes/attempt/{attempt.pk}/review/").content.decode()
     assert "✗" in page and "正确答案" not in page and "解析" not in page
+    assert page.count('class="fb-unanswered">未作答<') == 1
     assert "成绩将在测验截止后公布" in page
     Quiz.objects.filter(pk=quiz.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     page = client_a.get(f"/quizzes/attempt/{attempt.pk}/review/").content.decode()
