@@ -382,6 +382,12 @@ if DJANGO_ENV == "test":
     # give each run its own test database and broker key prefix. Child processes that a test starts
     # (a Celery worker, gunicorn) inherit the variable and so join the same run.
     _RUN_ID = os.environ.setdefault("PDC_TEST_RUN_ID", f"r{os.getpid()}")  # worker_config reads it
+    # pytest-xdist: each worker process is its own run (the controller's id is inherited), so two
+    # workers never pop each other's broker messages or share cache keys (the env var is updated, so
+    # worker_config and child processes see the same id).
+    _XDIST = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if _XDIST and not _RUN_ID.endswith(f"_{_XDIST}"):
+        _RUN_ID = os.environ["PDC_TEST_RUN_ID"] = f"{_RUN_ID}_{_XDIST}"
     DATABASES["default"]["TEST"] = {"NAME": f"test_pdclab_{_RUN_ID}"}
     if CELERY_BROKER_URL.startswith("redis"):
         CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = worker_config.test_run_keyprefix()

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.serial]
 
 PG_DATA = os.environ.get("PG_DATA", "")
 

@@ -25,7 +25,7 @@ from gradinglab.tests.labkit import (
     wait_until,
 )
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.serial]
 
 REDIS_PORT = os.environ.get("REDIS_PORT", "")
 TIMEOUT_S = 240  # seconds per wait: worker start plus Triton-interpreter runs on 2 busy cores
