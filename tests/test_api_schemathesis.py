@@ -22,7 +22,6 @@ from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import make_assignment, purge
 
 EXAMPLES = 8  # per operation, mode and credential: 7 operations x 2 modes x 2 credentials x 8 = 224
-BUDGET_S = 60  # seconds for the whole fuzzing run
 
 
 def _api_v1_paths() -> set[str]:
@@ -128,4 +127,3 @@ def test_schemathesis_finds_no_server_error(live_server, student_a) -> None:
     purge()
     assert server_errors == []
     assert counts["requests"] >= len(operations) * 2 * 2  # every operation, mode and credential ran
-    assert elapsed < BUDGET_S, f"fuzzing took {elapsed:.0f} s"
