@@ -11,11 +11,11 @@ page. Pure functions: no database.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 
 from gradinglab.result_check import SPEEDUP_REVIEW
 
@@ -48,7 +48,7 @@ class Item:
     params: dict[str, str] = field(default_factory=dict)
 
     def sentence(self) -> str:
-        return _SENTENCES.get(self.kind, _other)(self.params)
+        return str(_SENTENCES[_variant(self.kind, self.params)]) % self.params
 
 
 @dataclass(frozen=True)
@@ -66,103 +66,54 @@ class Figures:
         return any(v is not None for v in (self.median_ms, self.floor_ms, self.reference_ms))
 
 
-def _floor(p: dict[str, str]) -> str:
-    return (
-        _(
-            "你的中位时间是 %(median)s ms，低于这台设备（%(device)s）的物理下限 %(floor)s ms。"
-            "物理下限是按设备的显存带宽和峰值算力算出的最短时间，正确的实现不可能比它更快，"
-            "所以这次结果被拒绝，等助教查看。"
-        )
-        % p
-    )
-
-
-def _floor_message(p: dict[str, str]) -> str:
-    return (
-        _(
-            "你的中位时间是 %(median)s ms，低于设备的物理下限 %(floor)s ms。"
-            "正确的实现不可能比物理下限更快，所以这次结果被拒绝，等助教查看。"
-        )
-        % p
-    )
-
-
-def _speedup(p: dict[str, str]) -> str:
-    return (
-        _(
-            "你的核函数比 PyTorch 参考实现快 %(x)s 倍；超过 %(limit)s 倍的结果都要由助教看过才能上排行榜。"
-        )
-        % p
-    )
-
-
-def _cache(p: dict[str, str]) -> str:
-    if p.get("ratio"):
-        return (
-            _(
-                "在计时规模 %(bench)s 上，已经见过的输入比第一次见到时快 %(ratio)s 倍"
-                "（像是缓存了结果），所以按第一次使用的时间计分。"
-            )
-            % p
-        )
-    return (
-        _(
-            "在计时规模 %(bench)s 上，已经见过的输入几乎不花时间（像是缓存了结果），"
-            "所以按第一次使用的时间计分。"
-        )
-        % p
-    )
-
-
-def _timer(p: dict[str, str]) -> str:
-    return (
-        _(
-            "在计时规模 %(bench)s 上，设备计时器报告 %(events)s ms，而可信时钟测得每次调用 "
-            "%(trusted)s ms；两者相差太多（计时器被改动，或有不计时的工作？），按可信时钟计分。"
-        )
-        % p
-    )
-
-
-def _timed_output(p: dict[str, str]) -> str:
-    if p.get("output"):
-        return (
-            _(
-                "计时调用中（计时规模 %(bench)s），输出 %(output)s 有 %(bad)s / %(total)s 个元素"
-                "与正确结果不同；第一个在下标 %(index)s：得到 %(got)s，应为 %(expected)s。"
-                "公开测试通过的代码，在计时时结果变了。"
-            )
-            % p
-        )
-    if p.get("input"):
-        return (
-            _("计时调用中（计时规模 %(bench)s），你的代码修改了输入 %(input)s；输入是只读的。") % p
-        )
-    return _("计时调用中（计时规模 %(bench)s），输出与正确结果不同。") % p
-
-
-def _precheck(p: dict[str, str]) -> str:
-    return _("提交前的静态检查标记了你的代码（代码照常评测，但要由助教看过）。")
-
-
-def _staff(p: dict[str, str]) -> str:
-    return _("助教标记了这次提交，需要复查。")
-
-
-def _other(p: dict[str, str]) -> str:
-    return _("评测系统标记了这次结果，需要助教查看。")
-
-
-_SENTENCES: dict[str, Callable[[dict[str, str]], str]] = {
-    "floor": _floor,
-    "floor_message": _floor_message,
-    "speedup": _speedup,
-    "cache": _cache,
-    "timer": _timer,
-    "timed_output": _timed_output,
-    "precheck": _precheck,
-    "staff": _staff,
+# One sentence per kind, and per variant where the figures differ (`_variant` picks it); every
+# one is filled from the item's figures, so a sentence without placeholders ignores them.
+_SENTENCES: dict[str, Promise] = {
+    "floor": gettext_lazy(
+        "你的中位时间是 %(median)s ms，低于这台设备（%(device)s）的物理下限 %(floor)s ms。"
+        "物理下限是按设备的显存带宽和峰值算力算出的最短时间，正确的实现不可能比它更快，"
+        "所以这次结果被拒绝，等助教查看。"
+    ),
+    "floor_message": gettext_lazy(
+        "你的中位时间是 %(median)s ms，低于设备的物理下限 %(floor)s ms。"
+        "正确的实现不可能比物理下限更快，所以这次结果被拒绝，等助教查看。"
+    ),
+    "speedup": gettext_lazy(
+        "你的核函数比 PyTorch 参考实现快 %(x)s 倍；超过 %(limit)s 倍的结果都要由助教看过才能上排行榜。"
+    ),
+    "cache:ratio": gettext_lazy(
+        "在计时规模 %(bench)s 上，已经见过的输入比第一次见到时快 %(ratio)s 倍"
+        "（像是缓存了结果），所以按第一次使用的时间计分。"
+    ),
+    "cache": gettext_lazy(
+        "在计时规模 %(bench)s 上，已经见过的输入几乎不花时间（像是缓存了结果），"
+        "所以按第一次使用的时间计分。"
+    ),
+    "timer": gettext_lazy(
+        "在计时规模 %(bench)s 上，设备计时器报告 %(events)s ms，而可信时钟测得每次调用 "
+        "%(trusted)s ms；两者相差太多（计时器被改动，或有不计时的工作？），按可信时钟计分。"
+    ),
+    "timed_output:output": gettext_lazy(
+        "计时调用中（计时规模 %(bench)s），输出 %(output)s 有 %(bad)s / %(total)s 个元素"
+        "与正确结果不同；第一个在下标 %(index)s：得到 %(got)s，应为 %(expected)s。"
+        "公开测试通过的代码，在计时时结果变了。"
+    ),
+    "timed_output:input": gettext_lazy(
+        "计时调用中（计时规模 %(bench)s），你的代码修改了输入 %(input)s；输入是只读的。"
+    ),
+    "timed_output": gettext_lazy("计时调用中（计时规模 %(bench)s），输出与正确结果不同。"),
+    "precheck": gettext_lazy("提交前的静态检查标记了你的代码（代码照常评测，但要由助教看过）。"),
+    "staff": gettext_lazy("助教标记了这次提交，需要复查。"),
+    "other": gettext_lazy("评测系统标记了这次结果，需要助教查看。"),
 }
+
+
+def _variant(kind: str, p: dict[str, str]) -> str:
+    """The key of the sentence that says what the figures present can say."""
+    for figure in {"cache": ("ratio",), "timed_output": ("output", "input")}.get(kind, ()):
+        if p.get(figure):
+            return f"{kind}:{figure}"
+    return kind if kind in _SENTENCES else "other"
 
 
 def _ms(text: str) -> str:
