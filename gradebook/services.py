@@ -115,9 +115,11 @@ def _locked_grade(
         return Grade.objects.select_for_update().get(student=student, item=item), False
 
 
-def _event(
+def _save_logged(
     grade: Grade, *, action: str, old: Decimal | None, actor, reason: str, now: datetime
 ) -> None:
+    """Save the grade and write the event that says who changed it from what, and why."""
+    grade.save()
     GradeEvent.objects.create(
         grade=grade,
         item=grade.item,
@@ -169,14 +171,13 @@ def grade_record(
     )
     grade.counted_ref = ref
     grade.points = grade.override_points if grade.override_points is not None else value
-    grade.save()
     action = GradeEvent.Action.IMPORT if source == Grade.Source.IMPORT else GradeEvent.Action.RECORD
     note = (
         reason
         if grade.override_points is None
         else f"{reason} (override in force; automatic score {value})".strip()
     )
-    _event(grade, action=action, old=old, actor=actor, reason=note, now=now)
+    _save_logged(grade, action=action, old=old, actor=actor, reason=note, now=now)
     return grade
 
 
@@ -201,15 +202,8 @@ def grade_override(
     old = None if created else grade.points
     grade.override_points, grade.override_reason = value, reason.strip()
     grade.points, grade.computed_at = value, now
-    grade.save()
-    _event(
-        grade,
-        action=GradeEvent.Action.OVERRIDE,
-        old=old,
-        actor=actor,
-        reason=reason.strip(),
-        now=now,
-    )
+    action = GradeEvent.Action.OVERRIDE
+    _save_logged(grade, action=action, old=old, actor=actor, reason=reason.strip(), now=now)
     return grade
 
 
@@ -230,16 +224,9 @@ def grade_override_clear(
     old = grade.points
     grade.override_points, grade.override_reason = None, ""
     grade.points = grade.auto_points if grade.auto_points is not None else Decimal("0")
-    grade.computed_at = timezone.now()
-    grade.save()
-    _event(
-        grade,
-        action=GradeEvent.Action.CLEAR_OVERRIDE,
-        old=old,
-        actor=actor,
-        reason=reason.strip(),
-        now=grade.computed_at,
-    )
+    grade.computed_at = now = timezone.now()
+    action = GradeEvent.Action.CLEAR_OVERRIDE
+    _save_logged(grade, action=action, old=old, actor=actor, reason=reason.strip(), now=now)
     return grade
 
 

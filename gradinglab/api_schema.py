@@ -11,30 +11,30 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 
-class WorkerTokenScheme(OpenApiAuthenticationExtension):
+class _AuthorizationHeaderScheme(OpenApiAuthenticationExtension):
+    """A token in the Authorization header; the base has no target_class, so it matches no view."""
+
+    description = ""
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": self.description,
+        }
+
+
+class WorkerTokenScheme(_AuthorizationHeaderScheme):
     target_class = "gradinglab.auth.WorkerTokenAuthentication"
     name = "workerToken"
-
-    def get_security_definition(self, auto_schema):
-        return {
-            "type": "apiKey",
-            "in": "header",
-            "name": "Authorization",
-            "description": "`Worker wrk_…` — a grading host's credential (manage.py worker_token)",
-        }
+    description = "`Worker wrk_…` — a grading host's credential (manage.py worker_token)"
 
 
-class StudentTokenScheme(OpenApiAuthenticationExtension):
+class StudentTokenScheme(_AuthorizationHeaderScheme):
     target_class = "accounts.auth.StudentTokenAuthentication"
     name = "studentToken"
-
-    def get_security_definition(self, auto_schema):
-        return {
-            "type": "apiKey",
-            "in": "header",
-            "name": "Authorization",
-            "description": "`Token pdc_…` — a student's CLI token from the profile page",
-        }
+    description = "`Token pdc_…` — a student's CLI token from the profile page"
 
 
 class DetailOut(serializers.Serializer):

@@ -18,14 +18,7 @@ from django.test import Client
 from gradebook.models import GradeItem
 from gradinglab.models import Submission
 from gradinglab.services.workers import worker_token_create
-from gradinglab.tests.labkit import (
-    correct_source,
-    gpu_doc,
-    make_assignment,
-    post_result,
-    purge,
-    take_jobs,
-)
+from gradinglab.tests import labkit
 from lectures.models import Lecture
 from quizzes.tests.factories import question_numeric, question_single, quiz_with
 
@@ -53,18 +46,21 @@ def _content(student) -> dict[str, object]:
         grade_max_points=Decimal("10"),
         time_limit_minutes=30,
     )
-    make_assignment(gpu_kind="h100", points=Decimal("100"))
-    purge("grade-gpu-h100")
+    labkit.make_assignment(gpu_kind="h100", points=Decimal("100"))
+    labkit.purge("grade-gpu-h100")
     client = Client()
     client.force_login(student)
     created = client.post(
         "/api/v1/submissions",
-        data={"problem": "vector-add", "backend": "triton", "source": correct_source()},
+        data={"problem": "vector-add", "backend": "triton", "source": labkit.correct_source()},
     )
     assert created.status_code == 201, created.content
-    [job] = take_jobs("grade-gpu-h100")
+    [job] = labkit.take_jobs("grade-gpu-h100")
     worker = worker_token_create(name="csp-worker", kind="h100")
-    assert post_result(Client(), worker, job["job_token"], gpu_doc()).status_code in (200, 201)
+    assert labkit.post_result(Client(), worker, job["job_token"], labkit.gpu_doc()).status_code in (
+        200,
+        201,
+    )
     return {
         "quiz": quiz,
         "submission": Submission.objects.get(),

@@ -15,15 +15,7 @@ from gradebook.models import GradeEvent
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.services.reaper import submissions_reap
 from gradinglab.services.workers import worker_token_create
-from gradinglab.tests.labkit import (
-    correct_source,
-    make_assignment,
-    purge,
-    slow_correct_source,
-    start_worker,
-    stop_worker,
-    wait_until,
-)
+from gradinglab.tests import labkit
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.serial]
 
@@ -66,25 +58,26 @@ def _restart_redis_empty() -> None:
 def test_redis_restart_loses_no_job_and_scores_none_twice(
     live_server, client_a, client_b, tmp_path: Path
 ) -> None:
-    assignment = make_assignment()
-    purge()
+    assignment = labkit.make_assignment()
+    labkit.purge()
     token = worker_token_create(name="redis-cpu", kind="cpu")
     log = tmp_path / "worker.log"
-    worker = start_worker(
+    worker = labkit.start_worker(
         app="gradinglab.worker", api_url=live_server.url, token=token, log_path=log
     )
     try:
         running = client_a.post(
             "/lab/problems/vector-add/submit/",
-            {"backend": "triton", "source": slow_correct_source(pause_s=3)},
+            {"backend": "triton", "source": labkit.slow_correct_source(pause_s=3)},
         )
         queued = client_b.post(
-            "/lab/problems/vector-add/submit/", {"backend": "triton", "source": correct_source()}
+            "/lab/problems/vector-add/submit/",
+            {"backend": "triton", "source": labkit.correct_source()},
         )
         assert running.status_code == queued.status_code == 302
         sub_a = Submission.objects.get(student__username="student_a")
         sub_b = Submission.objects.get(student__username="student_b")
-        wait_until(
+        labkit.wait_until(
             lambda: Submission.objects.get(pk=sub_a.pk).phase == "testing",
             timeout_s=TIMEOUT_S,
             what="the first job to be running",
@@ -99,7 +92,7 @@ def test_redis_restart_loses_no_job_and_scores_none_twice(
         assert counts["requeued"] == 1 and counts["errors"] == 0, counts
 
         for sub in (sub_a, sub_b):
-            wait_until(
+            labkit.wait_until(
                 lambda sub=sub: not Submission.objects.get(pk=sub.pk).is_pending,
                 timeout_s=TIMEOUT_S,
                 what=f"submission {sub.pk} to be graded",
@@ -107,7 +100,7 @@ def test_redis_restart_loses_no_job_and_scores_none_twice(
                 proc=worker,
             )
     finally:
-        stop_worker(worker)
+        labkit.stop_worker(worker)
     for sub in (sub_a, sub_b):
         sub.refresh_from_db()
         assert sub.status == "accepted", sub.status

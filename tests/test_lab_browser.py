@@ -10,14 +10,7 @@ import pytest
 
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.services.workers import worker_token_create
-from gradinglab.tests.labkit import (
-    make_assignment,
-    purge,
-    slow_correct_source,
-    start_worker,
-    stop_worker,
-    wait_until,
-)
+from gradinglab.tests import labkit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -27,10 +20,10 @@ GRADE_MS = 240_000  # ms: worker start plus an interpreter run on 2 busy cores
 def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
     live_server, browser_page, login, student_a, ta, _browser, tmp_path: Path
 ) -> None:
-    make_assignment()
-    purge()
+    labkit.make_assignment()
+    labkit.purge()
     log = tmp_path / "worker.log"
-    worker = start_worker(
+    worker = labkit.start_worker(
         app="gradinglab.worker",
         api_url=live_server.url,
         token=worker_token_create(name="browser-cpu", kind="cpu"),
@@ -42,7 +35,7 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         page.goto(f"{live_server.url}/lab/problems/vector-add/")
         page.wait_for_selector(".CodeMirror")  # our served CodeMirror replaced the textarea
         assert "@triton.jit" in page.evaluate("window.pdcEditor.getValue()")  # starter loaded
-        page.evaluate(f"window.pdcEditor.setValue({json.dumps(slow_correct_source())})")
+        page.evaluate(f"window.pdcEditor.setValue({json.dumps(labkit.slow_correct_source())})")
         page.click(".CodeMirror-code")
         page.keyboard.press("Control+End")
         page.keyboard.type("\n# ready to submit\n")
@@ -65,7 +58,7 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         ta_page.select_option('select[name="action"]', "rerun_selected")
         ta_page.click('button[name="index"]')
         ta_page.wait_for_selector("text=已重新排队 1 个提交")
-        wait_until(
+        labkit.wait_until(
             lambda: SubmissionResult.objects.filter(submission=sub, round=2).exists(),
             timeout_s=GRADE_MS / 1000,
             what="the regrade result",
@@ -76,6 +69,6 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         assert "通过" in ta_page.inner_text("body")  # the status by its label, never the code
         context.close()
     finally:
-        stop_worker(worker)
+        labkit.stop_worker(worker)
     sub.refresh_from_db()
     assert (sub.round, sub.status, str(sub.score)) == (2, "accepted", "10.00")

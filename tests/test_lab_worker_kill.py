@@ -16,14 +16,7 @@ import pytest
 from gradebook.models import GradeEvent
 from gradinglab.models import GradingJob, Submission, SubmissionResult
 from gradinglab.services.workers import worker_token_create
-from gradinglab.tests.labkit import (
-    make_assignment,
-    purge,
-    slow_correct_source,
-    start_worker,
-    stop_worker,
-    wait_until,
-)
+from gradinglab.tests import labkit
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -36,7 +29,7 @@ TIMEOUT_S = 240  # seconds per wait: worker start plus a Triton-interpreter run 
 
 def _start(live_server, token: str, log: Path):
     # The Django-free worker app: what a GPU host runs (no database credentials used).
-    return start_worker(
+    return labkit.start_worker(
         app="gradinglab.worker",
         api_url=live_server.url,
         token=token,
@@ -61,20 +54,20 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
     unacknowledged message to the restarted worker); the next nine kill the pool process that runs
     the job (the parent rejects the message back to the queue: reject_on_worker_lost). Ten worker
     restarts would cost minutes on 2 cores; both paths of redelivery are covered."""
-    assignment = make_assignment()
-    purge()
+    assignment = labkit.make_assignment()
+    labkit.purge()
     token = worker_token_create(name="kill-cpu", kind="cpu")
     log = tmp_path / "worker.log"
     response = client_a.post(
         "/lab/problems/vector-add/submit/",
-        {"backend": "triton", "source": slow_correct_source(pause_s=1)},
+        {"backend": "triton", "source": labkit.slow_correct_source(pause_s=1)},
     )
     assert response.status_code == 302
     sub = Submission.objects.get()
     worker = _start(live_server, token, log)
     try:
         for kill in range(KILLS):
-            wait_until(
+            labkit.wait_until(
                 lambda: Submission.objects.get(pk=sub.pk).phase == "testing",
                 timeout_s=TIMEOUT_S,
                 what=f"the worker to be grading (delivery {kill + 1})",
@@ -84,7 +77,7 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
             deliveries = _deliveries(log)
             if kill == 0:
                 delivered = time.monotonic()  # at the latest: the job reported a phase just now
-                stop_worker(worker, signal.SIGKILL)  # the whole process group
+                labkit.stop_worker(worker, signal.SIGKILL)  # the whole process group
                 time.sleep(max(0.0, delivered + int(VISIBILITY_S) + 0.5 - time.monotonic()))
                 worker = _start(live_server, token, log)
             else:
@@ -94,7 +87,7 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
                     os.kill(pid, signal.SIGKILL)
             assert Submission.objects.get(pk=sub.pk).is_pending
             assert SubmissionResult.objects.count() == 0
-            wait_until(
+            labkit.wait_until(
                 lambda deliveries=deliveries: _deliveries(log) > deliveries,
                 timeout_s=TIMEOUT_S,
                 what=f"delivery {kill + 2} of the job",
@@ -103,7 +96,7 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
             )
             # The killed run can report no more; the next "testing" is the new delivery's.
             Submission.objects.filter(pk=sub.pk).update(phase="")
-        wait_until(
+        labkit.wait_until(
             lambda: not Submission.objects.get(pk=sub.pk).is_pending,
             timeout_s=TIMEOUT_S,
             what="the re-delivered job to finish",
@@ -111,7 +104,7 @@ def test_kill_9_mid_job_ten_times_then_graded_exactly_once(
             proc=worker,
         )
     finally:
-        stop_worker(worker, signal.SIGKILL)
+        labkit.stop_worker(worker, signal.SIGKILL)
     sub.refresh_from_db()
     assert sub.status == "accepted"
     assert GradingJob.objects.filter(submission=sub).count() == 1  # the same job ran again

@@ -15,29 +15,20 @@ from typing import Any
 from gradinglab.runner import scoring
 from gradinglab.runner.problems import load_problem
 from gradinglab.runner.result import finish
-from gradinglab.tests.labkit import (
-    H100_DEVICE,
-    VECTOR_ADD_BYTES,
-    correct_source,
-    gpu_doc,
-    make_assignment,
-    post_result,
-    purge,
-    take_jobs,
-)
+from gradinglab.tests import labkit
 
 H100_GBPS = 3350.0  # GB/s: the H100 SXM's peak in runner/devices.py
-FLOOR_MS = VECTOR_ADD_BYTES / (H100_GBPS * 1e9) * 1e3  # ms: the `large` benchmark's floor
+FLOOR_MS = labkit.VECTOR_ADD_BYTES / (H100_GBPS * 1e9) * 1e3  # ms: the `large` benchmark's floor
 
 
 def rejected_doc(median_ms: float = 0.01) -> dict[str, Any]:
     """A below-the-floor rejection of vector-add on an H100, as the runner writes it."""
-    doc = gpu_doc(median_ms=median_ms)
+    doc = labkit.gpu_doc(median_ms=median_ms)
     speedup = doc["timing"]["speedup_vs_reference"]
     doc["flags"] = [
         f"{speedup:.1f}x faster than the PyTorch reference: review",
         f"median {median_ms:.4f} ms is below the physical floor {FLOOR_MS:.4f} ms for "
-        f"{H100_DEVICE}: flagged for TA review",
+        f"{labkit.H100_DEVICE}: flagged for TA review",
     ]
     finish(
         doc,
@@ -52,7 +43,7 @@ def rejected_doc(median_ms: float = 0.01) -> dict[str, Any]:
 def flagged_doc(median_ms: float = 0.08, reference_ms: float = 1.0) -> dict[str, Any]:
     """An accepted run above the floor but over 10x faster than the reference (the web re-check
     recomputes the speed-up and flags it)."""
-    doc = gpu_doc(median_ms=median_ms)
+    doc = labkit.gpu_doc(median_ms=median_ms)
     for timing in (doc["timing"], *doc["timing"]["benchmarks"]):
         timing["reference_median_ms"] = reference_ms
         timing["speedup_vs_reference"] = reference_ms / median_ms
@@ -60,20 +51,17 @@ def flagged_doc(median_ms: float = 0.08, reference_ms: float = 1.0) -> dict[str,
 
 
 def gpu_assignment(points: str = "10"):
-    return make_assignment(gpu_kind="h100", points=Decimal(points))
+    return labkit.make_assignment(gpu_kind="h100", points=Decimal(points))
 
 
 def graded(client, student_client, token: str, doc: dict[str, Any], capture, tag: str = ""):
     """Submit as the student, post `doc` as the h100 worker; returns the Submission."""
     from gradinglab.models import Submission
 
-    purge("grade-gpu-h100")
+    labkit.purge("grade-gpu-h100")
     with capture(execute=True):
-        response = student_client.post(
-            "/api/v1/submissions",
-            data={"problem": "vector-add", "backend": "triton", "source": correct_source() + tag},
-        )
+        response = labkit.submit(student_client, source=labkit.correct_source() + tag)
     assert response.status_code == 201, response.content
-    [job] = take_jobs("grade-gpu-h100")
-    assert post_result(client, token, job["job_token"], doc).status_code == 201
+    [job] = labkit.take_jobs("grade-gpu-h100")
+    assert labkit.post_result(client, token, job["job_token"], doc).status_code == 201
     return Submission.objects.get(pk=response.json()["id"])

@@ -543,10 +543,7 @@ class Sandbox:
         elif outcome.result is not None:
             outcome.ended = "done"
         elif self.proc:
-            try:
-                self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                self.kill("timeout")
+            self._wait_for_exit(deadline)
         self._finish(outcome, started)
         return outcome
 
@@ -575,14 +572,18 @@ class Sandbox:
                 outcome.ended = "done"
                 break
         if outcome.ended != "done":
-            # The status pipe closed (or the deadline passed) without "done": give the child
-            # the rest of its wall time to exit by itself, then it is a timeout.
-            try:
-                self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                self.kill("timeout")
+            # The status pipe closed (or the deadline passed) without "done".
+            self._wait_for_exit(deadline)
         self._finish(outcome, started)
         return outcome
+
+    def _wait_for_exit(self, deadline: float) -> None:
+        """Give the child the rest of its wall time to exit by itself; past it, it is a timeout."""
+        assert self.proc
+        try:
+            self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.kill("timeout")
 
     def _finish(self, outcome: Outcome, started: float) -> None:
         assert self.proc

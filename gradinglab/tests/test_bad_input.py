@@ -15,15 +15,7 @@ from django.utils import timezone
 from gradinglab import conf
 from gradinglab.models import Assignment, Submission, SubmissionResult
 from gradinglab.services import reaper, submissions
-from gradinglab.tests.labkit import (
-    load_doc,
-    make_assignment,
-    post_result,
-    purge,
-    submit,
-    submit_and_take,
-    worker_headers,
-)
+from gradinglab.tests import labkit
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +28,7 @@ BODY_IDS = ["list", "number", "null", "string", "nested-50000", "nested-document
 @pytest.mark.parametrize("body", BODIES, ids=BODY_IDS)
 def test_non_object_or_deep_json_is_400(client, worker_token, path, body) -> None:
     response = client.post(
-        path, data=body, content_type="application/json", **worker_headers(worker_token)
+        path, data=body, content_type="application/json", **labkit.worker_headers(worker_token)
     )
     assert response.status_code == 400, response.content[:200]
     assert "detail" in response.json()
@@ -48,15 +40,15 @@ def test_heartbeat_info_must_be_an_object(client, worker_token) -> None:
             "/api/v1/workers/heartbeat",
             data=json.dumps({"info": info}),
             content_type="application/json",
-            **worker_headers(worker_token),
+            **labkit.worker_headers(worker_token),
         )
         assert response.status_code == 400
 
 
 @pytest.fixture
 def job(client_a, assignment, django_capture_on_commit_callbacks):
-    purge()
-    _, payload = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.purge()
+    _, payload = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     return payload
 
 
@@ -69,12 +61,12 @@ def job(client_a, assignment, django_capture_on_commit_callbacks):
     ],
 )
 def test_result_formats_are_enforced(client, job, worker_token, field, value) -> None:
-    doc = load_doc("accepted")
+    doc = labkit.load_doc("accepted")
     doc[field] = value
-    response = post_result(client, worker_token, job["job_token"], doc)
+    response = labkit.post_result(client, worker_token, job["job_token"], doc)
     assert response.status_code == 400 and field in response.json()["detail"]
     assert SubmissionResult.objects.count() == 0
-    good = post_result(client, worker_token, job["job_token"], load_doc("accepted"))
+    good = labkit.post_result(client, worker_token, job["job_token"], labkit.load_doc("accepted"))
     assert good.status_code == 201
 
 
@@ -113,7 +105,7 @@ def _admin_form(assignment: Assignment, **changes: str) -> dict[str, str]:
     ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()),
 )
 def test_admin_refuses_bad_values_with_a_form_error(client_instructor, changes) -> None:
-    assignment = make_assignment()
+    assignment = labkit.make_assignment()
     url = f"/admin/gradinglab/assignment/{assignment.pk}/change/"
     response = client_instructor.post(url, _admin_form(assignment, **changes))
     assert response.status_code == 200  # the form again, not a redirect and not a 500
@@ -124,7 +116,7 @@ def test_admin_refuses_bad_values_with_a_form_error(client_instructor, changes) 
 
 
 def test_admin_accepts_a_configured_gpu_kind(client_instructor, settings) -> None:
-    assignment = make_assignment()
+    assignment = labkit.make_assignment()
     url = f"/admin/gradinglab/assignment/{assignment.pk}/change/"
     response = client_instructor.post(url, _admin_form(assignment, gpu_kind=settings.GPU_KINDS[0]))
     assert response.status_code == 302
@@ -137,15 +129,15 @@ def test_admin_accepts_a_configured_gpu_kind(client_instructor, settings) -> Non
     [{"points": -5}, {"late_penalty_cap": -1}, {"rate_limit_count": 0}, {"rate_limit_minutes": 0}],
 )
 def test_database_refuses_bad_values_from_any_writer(values) -> None:
-    assignment = make_assignment()
+    assignment = labkit.make_assignment()
     with pytest.raises(IntegrityError), transaction.atomic():
         Assignment.objects.filter(pk=assignment.pk).update(**values)
 
 
 def test_unconfigured_gpu_kind_refuses_the_submission_instead_of_a_lost_job(client_a) -> None:
-    assignment = make_assignment()
+    assignment = labkit.make_assignment()
     Assignment.objects.filter(pk=assignment.pk).update(gpu_kind="b300")  # written before validation
-    response = submit(client_a)
+    response = labkit.submit(client_a)
     assert response.status_code == 400 and "b300" in response.json()["detail"]
     assert not Submission.objects.exists()
 
@@ -156,10 +148,10 @@ def test_unconfigured_gpu_kind_refuses_the_submission_instead_of_a_lost_job(clie
 def test_one_failing_submission_does_not_stop_the_reaper(
     client_a, client_b, monkeypatch, caplog, django_capture_on_commit_callbacks
 ) -> None:
-    make_assignment()
-    purge()
-    submit_and_take(client_a, django_capture_on_commit_callbacks)
-    submit_and_take(client_b, django_capture_on_commit_callbacks)
+    labkit.make_assignment()
+    labkit.purge()
+    labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.submit_and_take(client_b, django_capture_on_commit_callbacks)
     poisoned, healthy = Submission.objects.order_by("pk")
     real_dispatch = submissions.job_dispatch
 
@@ -188,14 +180,14 @@ def test_broker_down_at_submit_keeps_the_submission_for_the_reaper(
 
     from pdcsite.celery import app
 
-    make_assignment()
+    labkit.make_assignment()
 
     def refuse(*args, **kwargs):  # the broker boundary: Redis refusing connections
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(app, "send_task", refuse)
     with django_capture_on_commit_callbacks(execute=True):
-        response = submit(client_a)
+        response = labkit.submit(client_a)
     assert response.status_code == 201  # stored and queued; not a 500 after the commit
     sub = Submission.objects.get()
     assert sub.status == "queued" and sub.jobs.count() == 1

@@ -12,15 +12,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from gradinglab.models import Problem, Submission
 from gradinglab.services.problem_sync import problems_sync
-from gradinglab.tests.labkit import (
-    correct_cuda_source,
-    correct_source,
-    gpu_doc,
-    make_assignment,
-    post_result,
-    purge,
-    take_jobs,
-)
+from gradinglab.tests import labkit
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +30,8 @@ def test_sync_problems_is_idempotent() -> None:
 
 def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(client_a) -> None:
     due = timezone.now() + timedelta(days=3)
-    make_assignment(due_at=due, late_until=due + timedelta(days=2), gpu_kind="h100")
-    make_assignment(published=False, title="draft")
+    labkit.make_assignment(due_at=due, late_until=due + timedelta(days=2), gpu_kind="h100")
+    labkit.make_assignment(published=False, title="draft")
     html = client_a.get("/lab/").content.decode()
     assert "向量加法" in html and "draft" not in html
     assert "按天扣分" in html and "Triton, CUDA" in html and "GPU h100" in html
@@ -47,7 +39,7 @@ def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(clien
 
 
 def test_problem_page_shows_statement_contract_tests_starter_and_cpu_note(client_a) -> None:
-    make_assignment()
+    labkit.make_assignment()
     response = client_a.get("/lab/problems/vector-add/")
     html = response.content.decode()
     assert response.status_code == 200
@@ -83,13 +75,13 @@ def test_status_fragment_polls_while_pending_and_stops_when_done(
 ) -> None:
     from gradinglab.tests.labkit import load_doc, submit_and_take
 
-    make_assignment()
-    purge()
+    labkit.make_assignment()
+    labkit.purge()
     response, job = submit_and_take(client_a, django_capture_on_commit_callbacks)
     sub_id = response.json()["id"]
     pending = client_a.get(f"/lab/submissions/{sub_id}/status/").content.decode()
     assert 'hx-trigger="every 1s"' in pending and "队列位置 1" in pending
-    post_result(client, worker_token, job["job_token"], load_doc("wrong_answer"))
+    labkit.post_result(client, worker_token, job["job_token"], load_doc("wrong_answer"))
     done = client_a.get(f"/lab/submissions/{sub_id}/status/").content.decode()
     assert "hx-trigger" not in done and "答案错误" in done and "✘" in done
 
@@ -103,7 +95,7 @@ def test_leaderboard_shows_opted_in_unflagged_best_times(
     gpu_worker_token,
     django_capture_on_commit_callbacks,
 ) -> None:
-    assignment = make_assignment(gpu_kind="h100", points=Decimal("100"))
+    assignment = labkit.make_assignment(gpu_kind="h100", points=Decimal("100"))
     Profile.objects.update_or_create(
         user=student_a,
         defaults={"student_id": "A1", "display_name": "A", "pseudonym": "warp-speed"},
@@ -111,20 +103,15 @@ def test_leaderboard_shows_opted_in_unflagged_best_times(
     Profile.objects.update_or_create(
         user=student_b, defaults={"student_id": "B1", "display_name": "B", "pseudonym": ""}
     )
-    purge("grade-gpu-h100")
+    labkit.purge("grade-gpu-h100")
     times = [(client_a, 0.40), (client_a, 0.30), (client_b, 0.10)]
     for student_client, median in times:
         with django_capture_on_commit_callbacks(execute=True):
-            student_client.post(
-                "/api/v1/submissions",
-                data={
-                    "problem": "vector-add",
-                    "backend": "triton",
-                    "source": correct_source() + f"# {median}\n",
-                },
-            )
-        [job] = take_jobs("grade-gpu-h100")
-        post_result(client, gpu_worker_token, job["job_token"], gpu_doc(median_ms=median))
+            labkit.submit(student_client, source=labkit.correct_source() + f"# {median}\n")
+        [job] = labkit.take_jobs("grade-gpu-h100")
+        labkit.post_result(
+            client, gpu_worker_token, job["job_token"], labkit.gpu_doc(median_ms=median)
+        )
     html = client_a.get("/lab/problems/vector-add/leaderboard/?kind=h100").content.decode()
     assert "warp-speed" in html and "0.3000" in html and "0.4000" not in html
     assert "0.1000" not in html  # student_b did not opt in
@@ -150,7 +137,7 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
 
 
 def test_lab_index_in_english(client_a) -> None:
-    make_assignment()
+    labkit.make_assignment()
     client_a.post("/i18n/setlang/", {"language": "en", "next": "/lab/"})
     html = client_a.get("/lab/").content.decode()
     assert "Grading hardware" in html and "Best score" in html and "CPU (correctness only)" in html
@@ -161,15 +148,12 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
 ) -> None:
     """GPU-path fields (ptxas report, timing, roofline): mocked GPU document, see labkit.gpu_doc."""
 
-    make_assignment(gpu_kind="h100", points=Decimal("100"))
-    purge("grade-gpu-h100")
+    labkit.make_assignment(gpu_kind="h100", points=Decimal("100"))
+    labkit.purge("grade-gpu-h100")
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_a.post(
-            "/api/v1/submissions",
-            data={"problem": "vector-add", "backend": "cuda", "source": correct_cuda_source()},
-        )
-    [job] = take_jobs("grade-gpu-h100")
-    doc = gpu_doc(roofline=0.7)
+        response = labkit.submit(client_a, source=labkit.correct_cuda_source(), backend="cuda")
+    [job] = labkit.take_jobs("grade-gpu-h100")
+    doc = labkit.gpu_doc(roofline=0.7)
     doc["backend"] = "cuda"
     doc["compile"] = {
         "ok": True,
@@ -179,7 +163,7 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
             "spill_stores_bytes": 0, "spill_loads_bytes": 0, "stack_bytes": 0,
         }]},
     }  # fmt: skip
-    assert post_result(client, gpu_worker_token, job["job_token"], doc).status_code == 201
+    assert labkit.post_result(client, gpu_worker_token, job["job_token"], doc).status_code == 201
     html = client_a.get(f"/lab/submissions/{response.json()['id']}/").content.decode()
     assert "ptxas info    : Used 16 registers" in html and "vector_add_kernel" in html
     assert "70.0%" in html and "NVIDIA H100" in html and "100.00" in html

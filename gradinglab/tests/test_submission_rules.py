@@ -15,34 +15,25 @@ from gradinglab import conf
 from gradinglab.models import GradingJob, Submission
 from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.services.reaper import submissions_reap
-from gradinglab.tests.labkit import (
-    correct_source,
-    load_doc,
-    make_assignment,
-    post_result,
-    purge,
-    submit,
-    submit_and_take,
-    take_jobs,
-)
+from gradinglab.tests import labkit
 
 pytestmark = pytest.mark.django_db
 
 
 def infra_doc() -> dict:
-    doc = load_doc("accepted")
+    doc = labkit.load_doc("accepted")
     doc.update(status="infrastructure_error", gradable=False, tests=[], score=None)
     doc["message"] = "the sandbox could not start"
     return doc
 
 
 def test_rate_limit_refuses_with_next_allowed_time(client_a, django_capture_on_commit_callbacks):
-    make_assignment(rate_limit_count=2, rate_limit_minutes=10)
-    purge()
-    first, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
-    second, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.make_assignment(rate_limit_count=2, rate_limit_minutes=10)
+    labkit.purge()
+    first, _ = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
+    second, _ = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     assert (first.status_code, second.status_code) == (201, 201)
-    third = submit(client_a)
+    third = labkit.submit(client_a)
     assert third.status_code == 429
     body = third.json()
     assert "每 10 分钟最多 2 次" in body["detail"] and "下次可提交时间" in body["detail"]
@@ -60,22 +51,22 @@ def test_rate_limit_refuses_with_next_allowed_time(client_a, django_capture_on_c
 def test_rate_limit_window_slides(student_a) -> None:
     from gradinglab.services.submissions import RateLimited, submission_create
 
-    assignment = make_assignment(rate_limit_count=1, rate_limit_minutes=10)
+    assignment = labkit.make_assignment(rate_limit_count=1, rate_limit_minutes=10)
     start = timezone.now()
     submission_create(
         student=student_a,
         assignment=assignment,
         backend="triton",
-        source=correct_source() + "# a\n",
+        source=labkit.correct_source() + "# a\n",
         now=start,
     )
     with pytest.raises(RateLimited):
         submission_create(
-            student=student_a, assignment=assignment, backend="triton", source=correct_source() + "# b\n",
+            student=student_a, assignment=assignment, backend="triton", source=labkit.correct_source() + "# b\n",
             now=start + timedelta(minutes=9),
         )  # fmt: skip
     later = submission_create(
-        student=student_a, assignment=assignment, backend="triton", source=correct_source() + "# c\n",
+        student=student_a, assignment=assignment, backend="triton", source=labkit.correct_source() + "# c\n",
         now=start + timedelta(minutes=10, seconds=1),
     )  # fmt: skip
     assert later.pk
@@ -85,17 +76,20 @@ def test_late_submission_is_marked_and_penalised_by_the_gradebook(
     client, client_a, student_a, worker_token, django_capture_on_commit_callbacks
 ) -> None:
     now = timezone.now()
-    assignment = make_assignment(
+    assignment = labkit.make_assignment(
         due_at=now - timedelta(hours=1),
         late_until=now + timedelta(days=2),
         late_policy="penalty",
         late_penalty_per_day=Decimal("10"),
     )
-    purge()
-    response, job = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.purge()
+    response, job = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     assert response.status_code == 201 and response.json()["late"] is True
     assert (
-        post_result(client, worker_token, job["job_token"], load_doc("accepted")).status_code == 201
+        labkit.post_result(
+            client, worker_token, job["job_token"], labkit.load_doc("accepted")
+        ).status_code
+        == 201
     )
     sub = Submission.objects.get()
     grade = Grade.objects.get(student=student_a, item__key=assignment.grade_item_key)
@@ -110,15 +104,15 @@ def test_late_submission_is_marked_and_penalised_by_the_gradebook(
 
 def test_after_the_late_window_nothing_is_accepted(client_a) -> None:
     now = timezone.now()
-    make_assignment(due_at=now - timedelta(days=3), late_until=now - timedelta(days=1))
-    response = submit(client_a)
+    labkit.make_assignment(due_at=now - timedelta(days=3), late_until=now - timedelta(days=1))
+    response = labkit.submit(client_a)
     assert response.status_code == 400 and "不再接受提交" in response.json()["detail"]
     assert Submission.objects.count() == 0
 
 
 def test_no_late_window_means_closed_at_due(client_a) -> None:
-    make_assignment(due_at=timezone.now() - timedelta(minutes=1))
-    assert submit(client_a).status_code == 400
+    labkit.make_assignment(due_at=timezone.now() - timedelta(minutes=1))
+    assert labkit.submit(client_a).status_code == 400
     assert Submission.objects.count() == 0
 
 
@@ -144,30 +138,30 @@ def test_bad_input_is_refused_and_nothing_stored(client_a, assignment, payload, 
 
 
 def test_unpublished_assignment_is_invisible_to_students(client_a) -> None:
-    make_assignment(published=False)
+    labkit.make_assignment(published=False)
     assert client_a.get("/lab/problems/vector-add/").status_code == 404
-    assert submit(client_a).status_code == 404
+    assert labkit.submit(client_a).status_code == 404
 
 
 def test_worker_infrastructure_errors_are_retried_then_cost_no_attempt(
     client, client_a, worker_token, django_capture_on_commit_callbacks
 ) -> None:
-    make_assignment(rate_limit_count=1, rate_limit_minutes=60)
-    purge()
-    response, job = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.make_assignment(rate_limit_count=1, rate_limit_minutes=60)
+    labkit.purge()
+    response, job = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     assert response.status_code == 201
     for attempt in range(conf.MAX_DISPATCHES):
         with django_capture_on_commit_callbacks(execute=True):
-            posted = post_result(client, worker_token, job["job_token"], infra_doc())
+            posted = labkit.post_result(client, worker_token, job["job_token"], infra_doc())
         assert posted.status_code == 201
         if attempt < conf.MAX_DISPATCHES - 1:
-            [job] = take_jobs()  # re-dispatched with a fresh job token
+            [job] = labkit.take_jobs()  # re-dispatched with a fresh job token
     sub = Submission.objects.get()
     assert sub.status == "infrastructure_error" and not sub.counts_as_attempt
     assert sub.dispatches == conf.MAX_DISPATCHES and sub.score is None
     assert not Grade.objects.exists()
     # With a limit of one attempt per hour, the student may still submit: the failure was ours.
-    again, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    again, _ = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     assert again.status_code == 201
     page = client_a.get(f"/lab/submissions/{sub.pk}/")
     assert "不计入提交次数" in page.content.decode()
@@ -176,19 +170,21 @@ def test_worker_infrastructure_errors_are_retried_then_cost_no_attempt(
 def test_reaper_requeues_stuck_jobs_then_gives_up_without_an_attempt(
     client, client_a, worker_token, django_capture_on_commit_callbacks
 ) -> None:
-    make_assignment()
-    purge()
-    response, first_job = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.make_assignment()
+    labkit.purge()
+    response, first_job = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     sub = Submission.objects.get()
     assert submissions_reap() == {"requeued": 0, "failed": 0, "errors": 0}  # not stuck yet
     later = timezone.now() + timedelta(seconds=conf.QUEUED_STUCK_S + 1)
     for _ in range(conf.MAX_DISPATCHES - 1):
         with django_capture_on_commit_callbacks(execute=True):
             assert submissions_reap(now=later) == {"requeued": 1, "failed": 0, "errors": 0}
-        assert len(take_jobs()) == 1
+        assert len(labkit.take_jobs()) == 1
         later += timedelta(seconds=conf.QUEUED_STUCK_S + 1)
     # The replaced job can no longer post a result.
-    stale = post_result(client, worker_token, first_job["job_token"], load_doc("accepted"))
+    stale = labkit.post_result(
+        client, worker_token, first_job["job_token"], labkit.load_doc("accepted")
+    )
     assert stale.status_code == 409
     assert submissions_reap(now=later) == {"requeued": 0, "failed": 1, "errors": 0}
     sub.refresh_from_db()
@@ -202,9 +198,9 @@ def test_running_job_is_stuck_only_after_its_time_limit(
 ) -> None:
     import json
 
-    make_assignment()
-    purge()
-    _, job = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    labkit.make_assignment()
+    labkit.purge()
+    _, job = labkit.submit_and_take(client_a, django_capture_on_commit_callbacks)
     client.post(
         "/api/v1/worker/phase",
         data=json.dumps({"job_token": job["job_token"], "phase": "testing"}),
@@ -216,4 +212,4 @@ def test_running_job_is_stuck_only_after_its_time_limit(
     late = timezone.now() + timedelta(seconds=conf.RUNNING_STUCK_S + 5)
     with django_capture_on_commit_callbacks(execute=True):
         assert submissions_reap(now=late) == {"requeued": 1, "failed": 0, "errors": 0}
-    assert len(take_jobs()) == 1
+    assert len(labkit.take_jobs()) == 1
