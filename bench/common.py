@@ -32,3 +32,109 @@ def services_redis(db: int, *, flush: bool = False) -> str:
 
         redis.Redis.from_url(url).flushdb()
     return url
+
+
+def create_database(base_url: str, name: str) -> str:
+    """A new, empty database ``name`` beside ``base_url``'s (dropped first); returns its URL."""
+    import psycopg
+
+    admin = base_url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base_url.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(base_url: str, name: str) -> None:
+    import psycopg
+
+    admin = base_url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def stop_site(server, base_url: str, db_name: str) -> None:
+    """Stop the benchmark's gunicorn (None: it never started), then drop its scratch database."""
+    if server is not None:
+        server.terminate()
+        server.wait(timeout=30)
+    from django.db import connections
+
+    connections.close_all()
+    drop_database(base_url, db_name)
+
+
+def site_env(db_url: str, *, cache_db: int, broker_db: int | None = None) -> dict[str, str]:
+    """The environment of a benchmark's site: its scratch database, production's shape (Redis as
+    the shared cache, so sessions and the lecture fast path read through it), quiet logs; each
+    Redis database named here is emptied first."""
+    env = {
+        "DATABASE_URL": db_url,
+        "DJANGO_SETTINGS_MODULE": "pdcsite.settings",
+        "DJANGO_ENV": "development",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    if broker_db is not None:
+        env["CELERY_BROKER_URL"] = services_redis(broker_db, flush=True)
+    env["CACHE_URL"] = services_redis(cache_db, flush=True)
+    return env
+
+
+def graded_quiz(questions: list, *, title: str, slug: str) -> tuple[object, list[dict]]:
+    """A published graded quiz of ``questions`` in that order, and the answer plan a simulated
+    student follows (each question's key, type and choice keys)."""
+    from quizzes.models import Quiz, QuizQuestion
+
+    quiz = Quiz.objects.create(title=title, slug=slug, kind="graded", published=True)
+    for i, q in enumerate(questions):
+        QuizQuestion.objects.create(quiz=quiz, question=q, order=i)
+    plan = [
+        {"pk": q.pk, "type": q.qtype, "keys": list(q.choices.values_list("key", flat=True))}
+        for q in questions
+    ]
+    return quiz, plan
+
+
+def logged_in_students(prefix: str, n: int) -> list[tuple[int, str]]:
+    """``n`` new students (``prefix``000, …), each with a database session: (user pk, session key)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import Group, User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    group, _ = Group.objects.get_or_create(name="student")
+    users = User.objects.bulk_create(
+        User(username=f"{prefix}{i:03d}", password="!unusable") for i in range(n)
+    )
+    group.user_set.add(*users)
+    sessions = []
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions.append((user.pk, store.session_key))
+    return sessions
+
+
+def append_to_doc(section: str) -> None:
+    """Add a section to docs/benchmarks.md (made, with its title, if it is not there yet)."""
+    doc = ROOT / "docs" / "benchmarks.md"
+    if not doc.exists():
+        doc.write_text("# Benchmarks\n", encoding="utf-8")
+    with doc.open("a", encoding="utf-8") as fh:
+        fh.write(section)
+
+
+def doc_section(title: str, command: str, lines: list[str], machine: str = "") -> str:
+    """A docs/benchmarks.md section: the title with the time, the command, the machine, the lines."""
+    import os
+    import platform
+    from datetime import UTC, datetime
+
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    machine = machine or f"{platform.node()}, {os.cpu_count()} CPU cores (shared)"
+    head = f"\n## {title} ({stamp})\n\nCommand: `{command}` · machine: {machine}\n\n"
+    return head + "\n".join(lines) + "\n"

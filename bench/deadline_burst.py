@@ -23,21 +23,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import platform
 import random
 import re
 import subprocess
 import sys
 import time
 from collections import defaultdict
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import free_port, services_env, services_redis  # noqa: E402
-from bench.quiz_load import _create_database, _drop_database, _pct, _value, _wait_up  # noqa: E402
+from bench import common  # noqa: E402
+from bench.quiz_load import _pct, _value, _wait_up  # noqa: E402
 
 SUBMITTERS, JOBS, READERS = 300, 500, 200
 BURST_S = 60.0  # every job is submitted within this window (seconds)
@@ -54,17 +52,13 @@ def _setup(n_users: int) -> dict:
     django.setup()
     from decimal import Decimal
 
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.models import Group, User
-    from django.contrib.sessions.backends.db import SessionStore as DbStore
     from django.core.management import call_command
     from django.db import connections
 
     from gradinglab.models import Assignment, Problem
     from gradinglab.services.problem_sync import problems_sync
     from lectures.services import content_import
-    from quizzes.models import Question, Quiz, QuizQuestion
+    from quizzes.models import Question
 
     call_command("migrate", verbosity=0)
     content_import(lectures_dir=ROOT / "content/lectures", pages_dir=ROOT / "content/course")
@@ -77,26 +71,8 @@ def _setup(n_users: int) -> dict:
         rate_limit_count=10,  # two submissions a student within a minute are allowed
     )
     questions = list(Question.objects.exclude(qtype="param").order_by("bank_id")[:20])
-    quiz = Quiz.objects.create(title="截止日负载", slug="burst-quiz", kind="graded", published=True)
-    for i, q in enumerate(questions):
-        QuizQuestion.objects.create(quiz=quiz, question=q, order=i)
-    plan = [
-        {"pk": q.pk, "type": q.qtype, "keys": list(q.choices.values_list("key", flat=True))}
-        for q in questions
-    ]
-    group, _ = Group.objects.get_or_create(name="student")
-    users = User.objects.bulk_create(
-        User(username=f"burst{i:03d}", password="!unusable") for i in range(n_users)
-    )
-    group.user_set.add(*users)
-    sessions = []
-    for user in users:
-        store = DbStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        sessions.append(store.session_key)
+    _quiz, plan = common.graded_quiz(questions, title="截止日负载", slug="burst-quiz")
+    sessions = [key for _pk, key in common.logged_in_students("burst", n_users)]
     numbers = sorted(set(content_lecture_numbers()))
     connections.close_all()
     return {"plan": plan, "sessions": sessions, "lectures": numbers}
@@ -290,25 +266,14 @@ def main() -> None:
     global SUBMITTERS, JOBS, READERS
     SUBMITTERS, JOBS, READERS = (max(2, int(n * args.scale)) for n in (SUBMITTERS, JOBS, READERS))
     JOBS = min(JOBS, 2 * SUBMITTERS)
-    env = services_env()
+    env = common.services_env()
     db_name = f"pdclab_burst_{os.getpid()}"
-    db_url = _create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(
-        {
-            "DATABASE_URL": db_url,
-            "DJANGO_SETTINGS_MODULE": "pdcsite.settings",
-            "DJANGO_ENV": "development",
-            "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            "CELERY_BROKER_URL": services_redis(12, flush=True),
-            # Production's shape: Redis as the shared cache (sessions, lecture fast path).
-            "CACHE_URL": services_redis(13, flush=True),
-        }
-    )
+    db_url = common.create_database(env["DATABASE_URL"], db_name)
+    os.environ.update(common.site_env(db_url, broker_db=12, cache_db=13))
     server = None
     try:
         setup = _setup(SUBMITTERS + READERS)
-        port = free_port()
+        port = common.free_port()
         server = subprocess.Popen(
             [str(ROOT / ".venv/bin/gunicorn"), "pdcsite.wsgi:application", "-w", str(args.workers),
              "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
@@ -321,13 +286,7 @@ def main() -> None:
         load_after = os.getloadavg()[0]
         jobs = _check_jobs(rec)
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-        from django.db import connections
-
-        connections.close_all()
-        _drop_database(env["DATABASE_URL"], db_name)
+        common.stop_site(server, env["DATABASE_URL"], db_name)
     _report(rec, jobs, wall, (load_before, load_after), args)
 
 
@@ -359,16 +318,8 @@ def _report(rec: Recorder, jobs: dict[str, int], wall: float, load: tuple, args)
     ]
     print("\n".join(lines))
     if args.write_doc:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        machine = f"{platform.node()}, {os.cpu_count()} CPU cores (shared)"
-        section = (
-            f"\n## Deadline burst ({stamp})\n\nCommand: `.venv/bin/python bench/deadline_burst.py "
-            f"--workers {args.workers} --write-doc` · machine: {machine}\n\n"
-            + "\n".join(lines)
-            + "\n"
-        )
-        with (ROOT / "docs" / "benchmarks.md").open("a", encoding="utf-8") as fh:
-            fh.write(section)
+        command = f".venv/bin/python bench/deadline_burst.py --workers {args.workers} --write-doc"
+        common.append_to_doc(common.doc_section("Deadline burst", command, lines))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import secrets
 import shutil
@@ -30,13 +29,12 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import free_port, services_env, services_redis  # noqa: E402
-from bench.quiz_load import _create_database, _drop_database, _pct  # noqa: E402
+from bench import common  # noqa: E402
+from bench.quiz_load import _pct  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SOLUTION = ROOT / "gradinglab/problems/vector-add/solutions/triton/correct.py"
@@ -58,8 +56,8 @@ def _production_env(db_url: str, var: Path) -> dict[str, str]:
         SECRET_KEY=secrets.token_urlsafe(48),
         ALLOWED_HOSTS="127.0.0.1",
         DATABASE_URL=db_url,
-        CELERY_BROKER_URL=services_redis(14, flush=True),
-        CACHE_URL=services_redis(15, flush=True),
+        CELERY_BROKER_URL=common.services_redis(14, flush=True),
+        CACHE_URL=common.services_redis(15, flush=True),
         PDC_VAR_DIR=str(var),
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
@@ -191,10 +189,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
     args = parser.parse_args()
-    base_url = services_env()["DATABASE_URL"]
+    base_url = common.services_env()["DATABASE_URL"]
     db_name = f"pdclab_e2e_{os.getpid()}"
     var = Path(tempfile.mkdtemp(prefix="pdc-e2e-"))
-    env = _production_env(_create_database(base_url, db_name), var)
+    env = _production_env(common.create_database(base_url, db_name), var)
     os.environ.update(env)
     procs: list[subprocess.Popen] = []
     try:
@@ -203,7 +201,7 @@ def main() -> None:
         from gradinglab.runner import pool
 
         pending = {str(s) for s in Submission.PENDING}
-        port = free_port()
+        port = common.free_port()
         base = f"http://127.0.0.1:{port}"
         procs.append(
             _start(
@@ -274,7 +272,7 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        _drop_database(base_url, db_name)
+        common.drop_database(base_url, db_name)
         shutil.rmtree(var, ignore_errors=True)
     _report(e2e, graded, statuses, (load_before, load_after), args)
 
@@ -297,15 +295,10 @@ def _report(e2e: list[float], graded: list[float], statuses: list[str], load, ar
     ]
     print("\n".join(lines))
     if args.write_doc:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        machine = f"{platform.node()}, {os.cpu_count()} CPU cores (shared)"
-        section = (
-            f"\n## Submission end-to-end latency vs grade() ({stamp})\n\nCommand: "
-            f"`.venv/bin/python bench/e2e_latency.py --runs {args.runs} --write-doc` · machine: "
-            f"{machine}\n\n" + "\n".join(lines) + "\n"
+        command = f".venv/bin/python bench/e2e_latency.py --runs {args.runs} --write-doc"
+        common.append_to_doc(
+            common.doc_section("Submission end-to-end latency vs grade()", command, lines)
         )
-        with (ROOT / "docs" / "benchmarks.md").open("a", encoding="utf-8") as fh:
-            fh.write(section)
 
 
 if __name__ == "__main__":

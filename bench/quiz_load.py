@@ -22,36 +22,17 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import free_port, services_env, services_redis  # noqa: E402
+from bench import common  # noqa: E402
 
 ANSWERS_PER_STUDENT = 20
 START_SPREAD_S = 8.0  # students arrive over the first 8 s
 THINK_S = (1.3, 2.7)  # seconds between two answers of one student (uniform): ~2 s per answer
 HTTP_TIMEOUT_S = 30.0
-
-
-def _create_database(base_url: str, name: str) -> str:
-    import psycopg
-
-    admin = base_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return base_url.rsplit("/", 1)[0] + "/" + name
-
-
-def _drop_database(base_url: str, name: str) -> None:
-    import psycopg
-
-    admin = base_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _setup(n_students: int) -> dict:
@@ -60,40 +41,17 @@ def _setup(n_students: int) -> dict:
 
     sys.path.insert(0, str(ROOT))
     django.setup()
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.models import Group, User
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.db import connections
 
-    from quizzes.models import Question, Quiz, QuizQuestion
+    from quizzes.models import Question
 
     call_command("migrate", verbosity=0)
     call_command("import_quizzes", no_defaults=True, stdout=open(os.devnull, "w"))
     params = list(Question.objects.filter(qtype="param").order_by("bank_id")[:4])
     others = list(Question.objects.exclude(qtype="param").order_by("bank_id")[:16])
-    quiz = Quiz.objects.create(title="负载测试", slug="bench-quiz", kind="graded", published=True)
-    questions = others + params
-    for i, q in enumerate(questions):
-        QuizQuestion.objects.create(quiz=quiz, question=q, order=i)
-    plan = [
-        {"pk": q.pk, "type": q.qtype, "keys": list(q.choices.values_list("key", flat=True))}
-        for q in questions
-    ]
-    group, _ = Group.objects.get_or_create(name="student")
-    users = User.objects.bulk_create(
-        User(username=f"bench{i:03d}", password="!unusable") for i in range(n_students)
-    )
-    group.user_set.add(*users)
-    sessions = []
-    for user in users:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        sessions.append((user.pk, store.session_key))
+    quiz, plan = common.graded_quiz(others + params, title="负载测试", slug="bench-quiz")
+    sessions = common.logged_in_students("bench", n_students)
     connections.close_all()
     return {"quiz_slug": quiz.slug, "plan": plan, "sessions": sessions}
 
@@ -232,24 +190,14 @@ def main() -> None:
     parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
     args = parser.parse_args()
 
-    env = services_env()
+    env = common.services_env()
     db_name = f"pdclab_bench_{os.getpid()}"
-    db_url = _create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(
-        {
-            "DATABASE_URL": db_url,
-            "DJANGO_SETTINGS_MODULE": "pdcsite.settings",
-            "DJANGO_ENV": "development",
-            "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            # Production's shape: Redis as the shared cache, sessions read through it.
-            "CACHE_URL": services_redis(10, flush=True),
-        }
-    )
+    db_url = common.create_database(env["DATABASE_URL"], db_name)
+    os.environ.update(common.site_env(db_url, cache_db=10))
     server = None
     try:
         setup = _setup(args.students)
-        port = free_port()
+        port = common.free_port()
         server = subprocess.Popen(
             [
                 str(ROOT / ".venv/bin/gunicorn"),
@@ -289,13 +237,7 @@ def main() -> None:
             "load": (load_before, os.getloadavg()[0]),
         }
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-        from django.db import connections
-
-        connections.close_all()
-        _drop_database(env["DATABASE_URL"], db_name)
+        common.stop_site(server, env["DATABASE_URL"], db_name)
     _report(result, args)
 
 
@@ -330,22 +272,14 @@ def _report(r: dict, args: argparse.Namespace) -> None:
     ]
     print("\n".join(lines))
     if args.write_doc:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         machine = (
             f"{platform.node()}, {os.cpu_count()} CPU cores (shared), {platform.python_version()}"
         )
-        section = (
-            f"\n## Quiz autosave load ({stamp})\n\n"
-            f"Command: `.venv/bin/python bench/quiz_load.py --students {r['students']} "
-            f"--workers {r['workers']} --write-doc` · machine: {machine}\n\n"
-            + "\n".join(lines)
-            + "\n"
+        command = (
+            f".venv/bin/python bench/quiz_load.py --students {r['students']} "
+            f"--workers {r['workers']} --write-doc"
         )
-        doc = ROOT / "docs" / "benchmarks.md"
-        if not doc.exists():
-            doc.write_text("# Benchmarks\n", encoding="utf-8")
-        with doc.open("a", encoding="utf-8") as fh:
-            fh.write(section)
+        common.append_to_doc(common.doc_section("Quiz autosave load", command, lines, machine))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import free_port, services_env, services_redis  # noqa: E402
+from bench import common  # noqa: E402
 from bench.deadline_burst import (  # noqa: E402
     BURST_S,
     JOBS,
@@ -36,7 +36,7 @@ from bench.deadline_burst import (  # noqa: E402
     _request,
     _setup,
 )
-from bench.quiz_load import _create_database, _drop_database, _value, _wait_up  # noqa: E402
+from bench.quiz_load import _value, _wait_up  # noqa: E402
 
 
 def _offered_per_s() -> dict[str, float]:
@@ -105,24 +105,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=50, help="requests of each kind")
     args = parser.parse_args()
-    env = services_env()
+    env = common.services_env()
     db_name = f"pdclab_cost_{os.getpid()}"
-    db_url = _create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(
-        {
-            "DATABASE_URL": db_url,
-            "DJANGO_SETTINGS_MODULE": "pdcsite.settings",
-            "DJANGO_ENV": "development",
-            "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            "CELERY_BROKER_URL": services_redis(10, flush=True),
-            "CACHE_URL": services_redis(11, flush=True),
-        }
-    )
+    db_url = common.create_database(env["DATABASE_URL"], db_name)
+    os.environ.update(common.site_env(db_url, broker_db=10, cache_db=11))
     server = None
     try:
         setup = _setup(300)
-        port = free_port()
+        port = common.free_port()
         server = subprocess.Popen(
             [str(ROOT / ".venv/bin/gunicorn"), "pdcsite.wsgi:application", "-w", "1",
              "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
@@ -135,13 +125,7 @@ def main() -> None:
         setup["sessions"] = setup["sessions"][5:]  # fresh students: the rate limit is per student
         costs = _measure(port, worker, args.n, setup)
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-        from django.db import connections
-
-        connections.close_all()
-        _drop_database(env["DATABASE_URL"], db_name)
+        common.stop_site(server, env["DATABASE_URL"], db_name)
     offered = _offered_per_s()
     total = 0.0
     print("| kind | CPU ms / request (mean) | wall ms (median) | offered req/s | cores |")
