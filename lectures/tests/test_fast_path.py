@@ -245,6 +245,31 @@ def test_language_host_and_csrf_cookie_are_part_of_the_key(imported, app, client
     assert bad_host.status == 400  # Django's host check, not a stored page
 
 
+def test_a_deploy_that_changes_only_templates_or_static_files_is_not_served_old_pages(
+    imported, app, client_a, settings, tmp_path
+) -> None:
+    """No stamp changes when only code changes: the release digest in the key does the work."""
+    import lectures.fastpath as fastpath
+
+    cookies = _browser(app, client_a)
+    _warm(app, cookies)
+    before = fastpath.release()
+    template_dir = tmp_path / "templates"
+    template_dir.mkdir()
+    (template_dir / "new.html").write_text("a new template", encoding="utf-8")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [template_dir]}]
+    fastpath.release.cache_clear()  # a new process: the next deploy's
+    try:
+        assert fastpath.release() != before
+        fastpath._local.clear()  # the new release's processes start empty
+        after = _call(app, "/lectures/3/", cookies)
+        assert after.status == 200 and not after.fast  # rendered by the new code, not replayed
+        again = _call(app, "/lectures/3/", cookies)
+        assert again.fast and again.body == after.body  # stored again under the new release
+    finally:
+        fastpath.release.cache_clear()
+
+
 def test_other_requests_go_through_django(imported, app, client_a) -> None:
     cookies = _browser(app, client_a)
     _warm(app, cookies)
