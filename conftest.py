@@ -33,52 +33,38 @@ def _make(username: str, role: str):
     )
 
 
-@pytest.fixture
-def student_a(db):
-    return _make("student_a", "student")
+def _user_fixture(username: str, role: str):
+    """A fixture named `username`: that user, with `role`, made fresh in the test database."""
+
+    @pytest.fixture(name=username)
+    def user(db):
+        return _make(username, role)
+
+    return user
 
 
-@pytest.fixture
-def student_b(db):
-    return _make("student_b", "student")
+def _client_fixture(name: str, user: str):
+    """A fixture `name`: a test client logged in as the user of fixture `user`."""
 
+    @pytest.fixture(name=name)
+    def client(request):
+        from django.test import Client
 
-@pytest.fixture
-def ta(db):
-    return _make("ta", "ta")
+        client = Client()
+        client.force_login(request.getfixturevalue(user))
+        return client
 
-
-@pytest.fixture
-def instructor(db):
-    return _make("instructor", "instructor")
-
-
-def _client_for(user):
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
     return client
 
 
-@pytest.fixture
-def client_a(student_a):
-    return _client_for(student_a)
-
-
-@pytest.fixture
-def client_b(student_b):
-    return _client_for(student_b)
-
-
-@pytest.fixture
-def client_ta(ta):
-    return _client_for(ta)
-
-
-@pytest.fixture
-def client_instructor(instructor):
-    return _client_for(instructor)
+student_a = _user_fixture("student_a", "student")
+student_b = _user_fixture("student_b", "student")
+ta = _user_fixture("ta", "ta")
+instructor = _user_fixture("instructor", "instructor")
+client_a = _client_fixture("client_a", "student_a")
+client_b = _client_fixture("client_b", "student_b")
+client_ta = _client_fixture("client_ta", "ta")
+client_instructor = _client_fixture("client_instructor", "instructor")
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
-from conftest import TEST_PASSWORD
+from accounts.tests.kit import change_password
 
 
 def _shown_token(html: str) -> str | None:
@@ -64,14 +64,7 @@ def test_password_change_revokes_every_token(student_a):
     client.force_login(student_a)
     page = client.get(reverse("accounts:password_change")).content.decode()
     assert "全部命令行 API 令牌失效" in page  # said before it happens
-    changed = client.post(
-        reverse("accounts:password_change"),
-        {
-            "old_password": TEST_PASSWORD,
-            "new_password1": "n3w-Passw0rd-xyz",
-            "new_password2": "n3w-Passw0rd-xyz",
-        },
-    )
+    changed = change_password(client)
     assert changed.status_code == 302
     assert ApiToken.objects.by_raw(raw) is None and _api_status(raw) == 401
 

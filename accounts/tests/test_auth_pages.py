@@ -2,6 +2,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from accounts.tests.kit import change_password
 from conftest import TEST_PASSWORD
 
 
@@ -15,14 +16,7 @@ def test_login_logout_and_password_change(client, student_a) -> None:
         reverse("accounts:login"), {"username": "student_a", "password": TEST_PASSWORD}
     )
     assert ok.status_code == 302 and ok["Location"] == "/"
-    changed = client.post(
-        reverse("accounts:password_change"),
-        {
-            "old_password": TEST_PASSWORD,
-            "new_password1": "n3w-Passw0rd-xyz",
-            "new_password2": "n3w-Passw0rd-xyz",
-        },
-    )
+    changed = change_password(client)
     assert changed.status_code == 302
     client.post(reverse("accounts:logout"))
     assert client.get("/").status_code == 302  # home needs login again

@@ -7,34 +7,29 @@ from decimal import Decimal
 from quizzes.models import Choice, Question, Quiz, QuizQuestion
 
 
-def question_single(bank_id: str, correct: str = "a", points: str = "1") -> Question:
+def _choice_question(bank_id: str, lecture: int, qtype: str, correct: str, points: str) -> Question:
+    """A question of four choices a–d; the keys in `correct` are the right ones."""
+    section, explanation = {1: ("sec-1-17", "§1.17"), 2: ("sec-2-26", "§2.26")}[lecture]
     q = Question.objects.create(
         bank_id=bank_id,
-        lecture=1,
-        section="sec-1-17",
-        qtype="single",
+        lecture=lecture,
+        section=section,
+        qtype=qtype,
         stem=f"{bank_id}?",
-        explanation="§1.17",
-        points=Decimal(points),
-    )
-    for key in "abcd":
-        Choice.objects.create(question=q, key=key, text=f"choice {key}", correct=key == correct)
-    return q
-
-
-def question_multiple(bank_id: str, correct: str = "ab", points: str = "1") -> Question:
-    q = Question.objects.create(
-        bank_id=bank_id,
-        lecture=2,
-        section="sec-2-26",
-        qtype="multiple",
-        stem=f"{bank_id}?",
-        explanation="§2.26",
+        explanation=explanation,
         points=Decimal(points),
     )
     for key in "abcd":
         Choice.objects.create(question=q, key=key, text=f"choice {key}", correct=key in correct)
     return q
+
+
+def question_single(bank_id: str, correct: str = "a", points: str = "1") -> Question:
+    return _choice_question(bank_id, 1, "single", correct, points)
+
+
+def question_multiple(bank_id: str, correct: str = "ab", points: str = "1") -> Question:
+    return _choice_question(bank_id, 2, "multiple", correct, points)
 
 
 def question_numeric(bank_id: str, answer: str = "10", abs_tol: str = "0.5") -> Question:
