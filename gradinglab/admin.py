@@ -26,6 +26,11 @@ from gradinglab.services import rescore, results, submissions
 from lectures.rendering import highlight_code
 
 
+def _object_url(model_admin: admin.ModelAdmin, action: str, view, name: str):
+    """The admin URL of one object's page `<pk>/<action>/`, behind the admin's login and checks."""
+    return path(f"<int:pk>/{action}/", model_admin.admin_site.admin_view(view), name=name)
+
+
 @admin.register(Problem)
 class ProblemAdmin(admin.ModelAdmin):
     list_display = ("slug", "title_zh", "bound", "active", "publishable_mark", "checked_at")
@@ -99,14 +104,9 @@ class AssignmentAdmin(admin.ModelAdmin):
             grade_item_late_policy_set(item=item, late=late)
 
     def get_urls(self):
-        urls = [
-            path(
-                "<int:pk>/rescore/",
-                self.admin_site.admin_view(self.rescore_view),
-                name="gradinglab_assignment_rescore",
-            )
-        ]
-        return urls + super().get_urls()
+        return [
+            _object_url(self, "rescore", self.rescore_view, "gradinglab_assignment_rescore")
+        ] + super().get_urls()
 
     def rescore_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """Rescore (recompute every stored result under the current rule; nothing is re-run).
@@ -205,14 +205,9 @@ class SubmissionAdmin(admin.ModelAdmin):
         return False
 
     def get_urls(self):
-        urls = [
-            path(
-                "<int:pk>/override/",
-                self.admin_site.admin_view(self.override_view),
-                name="gradinglab_submission_override",
-            )
-        ]
-        return urls + super().get_urls()
+        return [
+            _object_url(self, "override", self.override_view, "gradinglab_submission_override")
+        ] + super().get_urls()
 
     @admin.display(description=_("源码"))
     def source_highlighted(self, obj: Submission) -> str:

@@ -39,6 +39,17 @@ WORKER_AUTH = [WorkerTokenAuthentication, StudentTokenAuthentication, SessionAut
 STUDENT_AUTH = [StudentTokenAuthentication, SessionAuthentication]
 
 
+def _endpoint(method: str, auth: list, permission: type):
+    """An API view answering `method`, to callers that `auth` identifies and `permission` admits."""
+
+    def wrap(view):
+        return api_view([method])(
+            authentication_classes(auth)(permission_classes([permission])(view))
+        )
+
+    return wrap
+
+
 def _refuse(request: Request, code: int, message: str) -> Response:
     worker = getattr(request.auth, "name", "?")
     log.warning("worker API refused (%s) from %s: %s", code, worker, message)
@@ -66,9 +77,7 @@ class PhaseIn(serializers.Serializer):
 
 
 @extend_schema(request=PhaseIn, responses={200: OkOut, **refusals(400, 401, 403, 404, 409)})
-@api_view(["POST"])
-@authentication_classes(WORKER_AUTH)
-@permission_classes([IsWorker])
+@_endpoint("POST", WORKER_AUTH, IsWorker)
 def worker_phase(request: Request) -> Response:
     data = PhaseIn(data=request.data)
     if not data.is_valid():
@@ -94,9 +103,7 @@ class HeartbeatIn(serializers.Serializer):
     request=ResultIn,
     responses={201: StoredOut, 200: StoredOut, **refusals(400, 401, 403, 404, 409)},
 )
-@api_view(["POST"])
-@authentication_classes(WORKER_AUTH)
-@permission_classes([IsWorker])
+@_endpoint("POST", WORKER_AUTH, IsWorker)
 def worker_result(request: Request) -> Response:
     if len(request.body) > conf.RESULT_MAX_BYTES:
         return _refuse(request, 400, f"result larger than {conf.RESULT_MAX_BYTES} bytes")
@@ -112,9 +119,7 @@ def worker_result(request: Request) -> Response:
 
 
 @extend_schema(request=HeartbeatIn, responses={200: OkOut, **refusals(400, 401, 403)})
-@api_view(["POST"])
-@authentication_classes(WORKER_AUTH)
-@permission_classes([IsWorker])
+@_endpoint("POST", WORKER_AUTH, IsWorker)
 def worker_heartbeat(request: Request) -> Response:
     data = HeartbeatIn(data=request.data)
     if not data.is_valid():
@@ -163,9 +168,7 @@ def submission_json(sub: Submission, *, request: Request | None = None) -> dict:
         **refusals(400, 401, 403, 404),
     },
 )
-@api_view(["POST"])
-@authentication_classes(STUDENT_AUTH)
-@permission_classes([IsAuthenticated])
+@_endpoint("POST", STUDENT_AUTH, IsAuthenticated)
 def submission_create(request: Request) -> Response:
     data = SubmitIn(data=request.data)
     if not data.is_valid():
@@ -194,9 +197,7 @@ def submission_create(request: Request) -> Response:
 
 
 @extend_schema(responses={200: SubmissionOut, **refusals(401, 403, 404)})
-@api_view(["GET"])
-@authentication_classes(STUDENT_AUTH)
-@permission_classes([IsAuthenticated])
+@_endpoint("GET", STUDENT_AUTH, IsAuthenticated)
 def submission_detail(request: Request, pk: int) -> Response:
     sub = get_object_or_404(
         Submission.objects.visible_to(request.user).select_related("assignment__problem"), pk=pk
@@ -205,9 +206,7 @@ def submission_detail(request: Request, pk: int) -> Response:
 
 
 @extend_schema(responses={200: SourceOut, **refusals(401, 403, 404)})
-@api_view(["GET"])
-@authentication_classes(STUDENT_AUTH)
-@permission_classes([IsAuthenticated])
+@_endpoint("GET", STUDENT_AUTH, IsAuthenticated)
 def submission_source(request: Request, pk: int) -> Response:
     sub = get_object_or_404(Submission.objects.visible_to(request.user), pk=pk)
     return Response(
@@ -216,9 +215,7 @@ def submission_source(request: Request, pk: int) -> Response:
 
 
 @extend_schema(responses={200: AssignmentPointsOut, **refusals(401, 403, 404)})
-@api_view(["GET"])
-@authentication_classes(STUDENT_AUTH)
-@permission_classes([IsAuthenticated])
+@_endpoint("GET", STUDENT_AUTH, IsAuthenticated)
 def assignment_points(request: Request, slug: str) -> Response:
     """What the student's open assignment of a problem is worth, for `cli test` to print the
     same points as the web (the mapping itself is gradinglab.scoring, shared by both)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import browser_login
 from gradebook.models import GradeEvent
 from gradinglab.tests.labkit import take_messages
 from gradinglab.worker.queues import DEFAULT_QUEUE
@@ -28,11 +29,7 @@ def _signed_in(browser, live_server, username: str, *, lang: str = "zh-hans", wi
     context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PW)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    browser_login(page, live_server, username, PW)
     return context, page
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import user_create_with_role
+from conftest import browser_login
 from gradebook.services import grade_record
 from gradinglab.models import Submission
 from gradinglab.services.results import assignment_grade_item
@@ -76,11 +77,7 @@ def test_staff_pages_fit_a_phone_and_speak_one_language(live_server, browser_pag
             context.add_cookies([{"name": "django_language", "value": lang,
                                   "url": live_server.url}])  # fmt: skip
             page = context.new_page()
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("#id_username", who)
-            page.fill("#id_password", PW)
-            page.click("button[type=submit]")
-            page.wait_for_url(f"{live_server.url}/")
+            browser_login(page, live_server, who, PW)
             for path in _pages(student, quiz, sub):
                 response = page.goto(f"{live_server.url}{path}")
                 assert response.status == 200, (who, path)

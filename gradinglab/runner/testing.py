@@ -56,3 +56,14 @@ def graded_solution(slug: str, backend: str, name: str) -> dict[str, Any]:
     from . import grade
 
     return grade(slug=slug, source=solution(slug, backend, name), backend=backend, device="cpu")
+
+
+def table_device(name: str, peak_gbps: float, peak_tflops: float = 67.0) -> dict[str, Any]:
+    """A result document's `device` for a GPU whose peaks came from runner/devices.py's table."""
+    return {
+        "kind": "cuda",
+        "name": name,
+        "peak_gbps": peak_gbps,
+        "peak_tflops": peak_tflops,
+        "peak_source": "table",
+    }

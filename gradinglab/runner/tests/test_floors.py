@@ -8,6 +8,7 @@ import torch
 
 from gradinglab.runner import devices, floors, load_problem
 from gradinglab.runner.result import new_document
+from gradinglab.runner.testing import table_device
 from gradinglab.runner.timing_check import judge
 
 H100 = devices.lookup("NVIDIA H100 80GB HBM3")
@@ -58,13 +59,7 @@ def test_worker_kind_without_a_device_takes_the_fastest_variant() -> None:
 def test_judge_accepts_a_bf16_speed_float32_matmul_on_h100() -> None:
     matmul = load_problem("matmul")
     doc = new_document(slug="matmul", backend="triton", path="gpu")
-    doc["device"] = {
-        "kind": "cuda",
-        "name": "NVIDIA H100 80GB HBM3",
-        "peak_gbps": 3350.0,
-        "peak_tflops": 67.0,
-        "peak_source": "table",
-    }
+    doc["device"] = table_device("NVIDIA H100 80GB HBM3", 3350.0)
     shape = {"m": 4096, "n": 4096, "k": 4096}
     times = [2 * 4096**3 / 700e12 * 1e3] * 12
     assert judge(doc, matmul, "square-4k", shape, "float32", times, {}, None) is None

@@ -9,6 +9,7 @@ from gradinglab.runner import cuda_build, devices, load_problem
 from gradinglab.runner.compare import check_tensor_type, compare, inputs_unchanged
 from gradinglab.runner.problems import ProblemInvalid, ProblemNotFound, eval_cost
 from gradinglab.runner.result import CAP_LOG, CAP_MESSAGE, finish, new_document, validate
+from gradinglab.runner.testing import table_device
 from gradinglab.runner.timing_check import judge
 
 
@@ -137,13 +138,7 @@ def test_time_below_the_physical_floor_is_rejected_and_flagged() -> None:
     problem = load_problem("vector-add")
     n = 16 * 1024 * 1024
     doc = new_document(slug="vector-add", backend="cuda", path="gpu")
-    doc["device"] = {
-        "kind": "cuda",
-        "name": "NVIDIA H200",
-        "peak_gbps": 4800.0,
-        "peak_tflops": 67.0,
-        "peak_source": "table",
-    }
+    doc["device"] = table_device("NVIDIA H200", 4800.0)
     floor_ms = 3 * n * 4 / 4800e9 * 1e3  # ~0.042 ms
     ok = judge(doc, problem, "large", {"n": n}, "float32", [floor_ms * 1.5] * 20, {}, ref_ms=0.1)
     assert ok is None and 0.6 < doc["timing"]["roofline_fraction"] < 0.7
