@@ -1,7 +1,9 @@
-"""What the benchmarks share: a free local port and the services `make services` started."""
+"""What the benchmarks share: the `make services` PostgreSQL and Redis, a scratch site on them (its
+database, environment, students and quiz), a free local port, and the docs/benchmarks.md section."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from pathlib import Path
@@ -53,7 +55,18 @@ def drop_database(base_url: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def stop_site(server, base_url: str, db_name: str) -> None:
+def scratch_site(label: str, *, cache_db: int, broker_db: int | None = None) -> tuple[str, str]:
+    """Make a scratch database ``pdclab_<label>_<pid>`` on the `make services` PostgreSQL and point
+    this process's environment (and so the site it starts) at it, see site_env. Returns the
+    services' database URL and the scratch database's name, for stop_site."""
+    base_url = services_env()["DATABASE_URL"]
+    db_name = f"pdclab_{label}_{os.getpid()}"
+    db_url = create_database(base_url, db_name)
+    os.environ.update(site_env(db_url, cache_db=cache_db, broker_db=broker_db))
+    return base_url, db_name
+
+
+def stop_site(server, site: tuple[str, str]) -> None:
     """Stop the benchmark's gunicorn (None: it never started), then drop its scratch database."""
     if server is not None:
         server.terminate()
@@ -61,7 +74,7 @@ def stop_site(server, base_url: str, db_name: str) -> None:
     from django.db import connections
 
     connections.close_all()
-    drop_database(base_url, db_name)
+    drop_database(*site)
 
 
 def site_env(db_url: str, *, cache_db: int, broker_db: int | None = None) -> dict[str, str]:

@@ -266,10 +266,7 @@ def main() -> None:
     global SUBMITTERS, JOBS, READERS
     SUBMITTERS, JOBS, READERS = (max(2, int(n * args.scale)) for n in (SUBMITTERS, JOBS, READERS))
     JOBS = min(JOBS, 2 * SUBMITTERS)
-    env = common.services_env()
-    db_name = f"pdclab_burst_{os.getpid()}"
-    db_url = common.create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(common.site_env(db_url, broker_db=12, cache_db=13))
+    site = common.scratch_site("burst", broker_db=12, cache_db=13)
     server = None
     try:
         setup = _setup(SUBMITTERS + READERS)
@@ -286,7 +283,7 @@ def main() -> None:
         load_after = os.getloadavg()[0]
         jobs = _check_jobs(rec)
     finally:
-        common.stop_site(server, env["DATABASE_URL"], db_name)
+        common.stop_site(server, site)
     _report(rec, jobs, wall, (load_before, load_after), args)
 
 

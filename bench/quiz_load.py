@@ -190,10 +190,7 @@ def main() -> None:
     parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
     args = parser.parse_args()
 
-    env = common.services_env()
-    db_name = f"pdclab_bench_{os.getpid()}"
-    db_url = common.create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(common.site_env(db_url, cache_db=10))
+    site = common.scratch_site("bench", cache_db=10)
     server = None
     try:
         setup = _setup(args.students)
@@ -237,7 +234,7 @@ def main() -> None:
             "load": (load_before, os.getloadavg()[0]),
         }
     finally:
-        common.stop_site(server, env["DATABASE_URL"], db_name)
+        common.stop_site(server, site)
     _report(result, args)
 
 

@@ -105,10 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=50, help="requests of each kind")
     args = parser.parse_args()
-    env = common.services_env()
-    db_name = f"pdclab_cost_{os.getpid()}"
-    db_url = common.create_database(env["DATABASE_URL"], db_name)
-    os.environ.update(common.site_env(db_url, broker_db=10, cache_db=11))
+    site = common.scratch_site("cost", broker_db=10, cache_db=11)
     server = None
     try:
         setup = _setup(300)
@@ -125,7 +122,7 @@ def main() -> None:
         setup["sessions"] = setup["sessions"][5:]  # fresh students: the rate limit is per student
         costs = _measure(port, worker, args.n, setup)
     finally:
-        common.stop_site(server, env["DATABASE_URL"], db_name)
+        common.stop_site(server, site)
     offered = _offered_per_s()
     total = 0.0
     print("| kind | CPU ms / request (mean) | wall ms (median) | offered req/s | cores |")
