@@ -97,6 +97,11 @@ def browser_login(page, live_server, username: str, password: str = TEST_PASSWOR
     page.wait_for_url(f"{live_server.url}/")
 
 
+def admin_action(client, changelist: str, action: str, *objects):
+    """Run an admin action on `objects`, posted as the changelist's action form posts it."""
+    return client.post(changelist, {"action": action, "_selected_action": [o.pk for o in objects]})
+
+
 @pytest.fixture
 def login(live_server):
     """`login(page, "student_a")` logs a page in through the real form."""

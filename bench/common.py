@@ -151,3 +151,19 @@ def doc_section(title: str, command: str, lines: list[str], machine: str = "") -
     machine = machine or f"{platform.node()}, {os.cpu_count()} CPU cores (shared)"
     head = f"\n## {title} ({stamp})\n\nCommand: `{command}` · machine: {machine}\n\n"
     return head + "\n".join(lines) + "\n"
+
+
+def closing_lines(load: tuple[float, float], ok: bool) -> list[str]:
+    """The last lines of a report: the machine's load around the run, and the verdict."""
+    return [
+        f"- load average (1 min) before/after: {load[0]:.1f} / {load[1]:.1f} "
+        "(other engineers' runs share the 2 cores)",
+        f"- verdict: {'PASS' if ok else 'FAIL'}",
+    ]
+
+
+def report(lines: list[str], *, title: str, command: str, write_doc: bool) -> None:
+    """Print a benchmark's report; with --write-doc also append it to docs/benchmarks.md."""
+    print("\n".join(lines))
+    if write_doc:
+        append_to_doc(doc_section(title, command, lines))

@@ -309,14 +309,9 @@ def _report(rec: Recorder, jobs: dict[str, int], wall: float, load: tuple, args)
         f"p95 {p95:.0f} ms, max {max(every, default=float('nan')):.0f} ms "
         f"(target p95 < {P95_TARGET_MS:.0f} ms)",
         f"- by kind: {kinds}; autosaves stored {rec.autosaves}",
-        f"- load average (1 min) before/after: {load[0]:.1f} / {load[1]:.1f} "
-        "(other engineers' runs share the 2 cores)",
-        f"- verdict: {'PASS' if ok else 'FAIL'}",
-    ]
-    print("\n".join(lines))
-    if args.write_doc:
-        command = f".venv/bin/python bench/deadline_burst.py --workers {args.workers} --write-doc"
-        common.append_to_doc(common.doc_section("Deadline burst", command, lines))
+    ] + common.closing_lines(load, ok)
+    command = f".venv/bin/python bench/deadline_burst.py --workers {args.workers} --write-doc"
+    common.report(lines, title="Deadline burst", command=command, write_doc=args.write_doc)
 
 
 if __name__ == "__main__":

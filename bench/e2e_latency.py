@@ -289,16 +289,10 @@ def _report(e2e: list[float], graded: list[float], statuses: list[str], load, ar
         f"min {min(graded):.2f} s, max {max(graded):.2f} s",
         f"- overhead of web + queue + worker + result API at p50: {p50_e2e - p50_grade:+.2f} s "
         "(target <= +1.00 s)",
-        f"- load average (1 min) before/after: {load[0]:.1f} / {load[1]:.1f} "
-        "(other engineers' runs share the 2 cores)",
-        f"- verdict: {'PASS' if ok else 'FAIL'}",
-    ]
-    print("\n".join(lines))
-    if args.write_doc:
-        command = f".venv/bin/python bench/e2e_latency.py --runs {args.runs} --write-doc"
-        common.append_to_doc(
-            common.doc_section("Submission end-to-end latency vs grade()", command, lines)
-        )
+    ] + common.closing_lines(load, ok)
+    command = f".venv/bin/python bench/e2e_latency.py --runs {args.runs} --write-doc"
+    title = "Submission end-to-end latency vs grade()"
+    common.report(lines, title=title, command=command, write_doc=args.write_doc)
 
 
 if __name__ == "__main__":

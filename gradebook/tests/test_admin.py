@@ -6,16 +6,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from conftest import admin_action
 from gradebook.models import GradeEvent, GradeItem
 
 
 @pytest.mark.django_db
 def test_admin_release_action_is_audited(client_instructor, instructor, make_item) -> None:
     item = make_item("exam:mid", kind="exam", released=False)
-    response = client_instructor.post(
-        "/admin/gradebook/gradeitem/",
-        {"action": "release_items", "_selected_action": [item.pk]},
-    )
+    response = admin_action(client_instructor, "/admin/gradebook/gradeitem/", "release_items", item)
     assert response.status_code == 302
     item.refresh_from_db()
     assert item.released
