@@ -12,7 +12,7 @@ import pytest
 
 from conftest import browser_login
 from gradebook.models import GradeEvent
-from gradinglab.tests.labkit import take_messages
+from gradinglab.tests.labkit import purge, take_messages
 from gradinglab.worker.queues import DEFAULT_QUEUE
 from similarity.models import SimilarityDecision, SimilarityRun
 from similarity.services import RUN_TASK, similarity_run_execute
@@ -48,6 +48,7 @@ def test_ta_reviews_the_top_pair_and_the_student_sees_nothing(
     browser = browser_page.context.browser
     url = live_server.url
 
+    purge(DEFAULT_QUEUE)  # messages earlier tests in this process left there (a reaper run)
     context, page = _signed_in(browser, live_server, "ta")
     page.goto(f"{url}/staff/")
     page.click("a[href='/staff/similarity/']")
