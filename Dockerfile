@@ -14,4 +14,4 @@ RUN python manage.py compilemessages -v 0 --ignore '.venv/*' \
 RUN useradd --create-home --uid 1000 pdc
 USER pdc
 EXPOSE 8000
-CMD ["gunicorn", "pdcsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "4", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "pdcsite.wsgi:application"]

@@ -36,3 +36,34 @@ def test_gpu_worker_has_no_database_credentials() -> None:
     assert gpu["driver"] == "nvidia" and "gpu" in gpu["capabilities"]
     for name in ("postgres", "redis", "web"):
         assert "healthcheck" in services[name]
+
+
+def _gunicorn_config(env: dict[str, str]) -> subprocess.CompletedProcess:
+    import os
+    import sys
+
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "gunicorn"), "--print-config", "-c",
+         "deploy/gunicorn.conf.py", "pdcsite.wsgi:application"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, env=os.environ | env,
+    )  # fmt: skip
+
+
+def test_web_service_runs_one_gunicorn_worker_per_cpu_unless_told() -> None:
+    """Both the image and compose start gunicorn with deploy/gunicorn.conf.py; a worker count in
+    PDC_WEB_WORKERS is parsed strictly (a bad value stops the web service, never a silent 1)."""
+    import os
+
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert "gunicorn -c deploy/gunicorn.conf.py" in services["web"]["command"]
+    assert '"-c", "deploy/gunicorn.conf.py"' in (ROOT / "Dockerfile").read_text()
+    default = _gunicorn_config({})
+    assert default.returncode == 0, default.stderr
+    workers = f"workers{' ' * 28}= {len(os.sched_getaffinity(0))}"
+    assert workers in default.stdout
+    assert (
+        "workers                            = 3"
+        in _gunicorn_config({"PDC_WEB_WORKERS": "3"}).stdout
+    )
+    bad = _gunicorn_config({"PDC_WEB_WORKERS": "lots"})
+    assert bad.returncode != 0 and "PDC_WEB_WORKERS='lots' is not an integer" in bad.stderr
