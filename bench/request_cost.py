@@ -14,6 +14,7 @@ Results are reported as a table; the offered load times the cost gives the cores
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import random
 import statistics
@@ -61,44 +62,35 @@ def _measure(port: int, worker: int, n: int, setup: dict) -> dict[str, tuple[flo
     rng = random.Random(1)
     sessions = setup["sessions"]
     body = urlencode({"backend": "triton", "source": SOLUTION.read_text()})
-    reader_cookie, token = _cookie(sessions[-1], rng)
-    status, headers, _ = _run(
-        _request(port, "POST", "/quizzes/burst-quiz/start/", reader_cookie, token)
-    )
+    reader = _cookie(sessions[-1], rng)  # (cookie header, its CSRF token)
+    status, headers, _ = asyncio.run(_request(port, "POST", "/quizzes/burst-quiz/start/", *reader))
     assert status == 302, status
     attempt = int(headers["location"].rstrip("/").split("/")[-1])
 
-    def requests(kind: str, i: int) -> tuple[str, str, str, str, int]:
-        cookie, _ = _cookie(sessions[i % (len(sessions) - 1)], rng)
+    def requests(kind: str, i: int) -> tuple[str, str, tuple[str, str], str, int]:
+        student = _cookie(sessions[i % (len(sessions) - 1)], rng)
         if kind == "problem page":
-            return "GET", "/lab/problems/vector-add/", cookie, "", 200
+            return "GET", "/lab/problems/vector-add/", student, "", 200
         if kind == "submit":
-            return "POST", "/lab/problems/vector-add/submit/", cookie, body, 302
+            return "POST", "/lab/problems/vector-add/submit/", student, body, 302
         if kind == "lecture":
-            return "GET", f"/lectures/{rng.choice(setup['lectures'])}/", reader_cookie, "", 200
+            return "GET", f"/lectures/{rng.choice(setup['lectures'])}/", reader, "", 200
         q = setup["plan"][i % len(setup["plan"])]
         data = urlencode([("value", v) for v in _value(rng, q)])
-        return "POST", f"/quizzes/attempt/{attempt}/answer/{q['pk']}/", reader_cookie, data, 200
+        return "POST", f"/quizzes/attempt/{attempt}/answer/{q['pk']}/", reader, data, 200
 
     out = {}
     for kind in ("problem page", "submit", "lecture", "autosave"):
         walls = []
         cpu0 = _cpu_ms(worker)
         for i in range(n):
-            method, path, cookie, data, expect = requests(kind, i)
-            tok = cookie.split("csrftoken=")[1].split(";")[0]
+            method, path, (cookie, token), data, expect = requests(kind, i)
             w0 = time.perf_counter()
-            status, _, _ = _run(_request(port, method, path, cookie, tok, data))
+            status, _, _ = asyncio.run(_request(port, method, path, cookie, token, data))
             walls.append((time.perf_counter() - w0) * 1e3)
             assert status == expect, (kind, status)
         out[kind] = ((_cpu_ms(worker) - cpu0) / n, statistics.median(walls))
     return out
-
-
-def _run(coro):
-    import asyncio
-
-    return asyncio.run(coro)
 
 
 def main() -> None:

@@ -13,6 +13,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pdcenv import env_int  # Django-free strict parser, as the worker uses
 
-bind = os.environ.get("PDC_WEB_BIND", "0.0.0.0:8000")
+bind = "0.0.0.0:8000"
 workers = env_int("PDC_WEB_WORKERS", len(os.sched_getaffinity(0)), minimum=1, maximum=64)
 accesslog = "-"
