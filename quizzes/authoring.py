@@ -9,7 +9,7 @@ questions, and a question written here is validated exactly like a bank file's q
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from django.db import transaction
@@ -71,12 +71,7 @@ def rule_add(*, quiz: Quiz, spec: RuleSpec) -> QuizRule:
         raise QuizError(_("分值必须大于 0。"))
     rule = QuizRule(
         quiz=quiz,
-        lecture=spec.lecture,
-        section=spec.section,
-        qtype=spec.qtype,
-        tag=spec.tag,
-        count=spec.count,
-        points=spec.points,
+        **asdict(spec),  # RuleSpec's fields are QuizRule's, by name
         order=(quiz.rules.aggregate(m=Max("order"))["m"] or 0) + 1,
     )
     picked = set(quiz.pool.values_list("question_id", flat=True))

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
 from quizzes.models import Question, Quiz
 
@@ -77,6 +78,11 @@ class RuleForm(forms.Form):
     points = forms.DecimalField(
         label=_("每题分值"), min_value=Decimal("0.01"), decimal_places=2, initial=Decimal("1")
     )
+
+    def spec(self) -> RuleSpec:
+        """The valid form as the rule it asks for: its fields are RuleSpec's, by name, and empty
+        optional fields clean to RuleSpec's defaults (None, "")."""
+        return RuleSpec(**self.cleaned_data)
 
 
 class PreviewForm(forms.Form):

@@ -3,6 +3,9 @@ publish. Thin: one access check (``quizzes.access``), writes in ``quizzes.author
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -91,7 +94,7 @@ def quiz_list(request: HttpRequest) -> HttpResponse:
         quiz.kind, quiz.published = Quiz.Kind.GRADED, False  # a new quiz is always a draft
         quiz.save()
         messages.success(request, _("已创建草稿：%(t)s") % {"t": quiz.title})
-        return redirect("quizzes:staff_quiz", slug=quiz.slug)
+        return _to_editor(quiz)
     context = {"quizzes": selectors.staff_quizzes(), "form": form}
     status = 400 if request.method == "POST" else 200
     return render(request, "quizzes/staff/quiz_list.html", context, status=status)
@@ -114,16 +117,32 @@ def _graded(slug: str) -> Quiz:
     return get_object_or_404(Quiz, slug=slug, kind=Quiz.Kind.GRADED)
 
 
+def _to_editor(quiz: Quiz) -> HttpResponse:
+    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+
+
+def quiz_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A POST to the editor of one graded quiz: authors only (checked before the quiz is looked
+    up, so others get 403 and learn nothing of which slugs exist), then the URL's ``slug`` becomes
+    the graded Quiz it names, or 404."""
+
+    @author_required
+    @require_POST
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, slug: str, **kwargs) -> HttpResponse:
+        return view(request, _graded(slug), **kwargs)
+
+    return wrapped
+
+
 @author_required
 @require_GET
 def quiz_edit(request: HttpRequest, slug: str) -> HttpResponse:
     return _edit_page(request, _graded(slug))
 
 
-@author_required
-@require_POST
-def quiz_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _graded(slug)
+@quiz_action
+def quiz_settings(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.QuizSettingsForm(request.POST, instance=quiz)
     if not form.is_valid():
         return _edit_page(request, Quiz.objects.get(pk=quiz.pk), 400, settings_form=form)
@@ -131,13 +150,11 @@ def quiz_settings(request: HttpRequest, slug: str) -> HttpResponse:
     if quiz.published:
         quiz_gradebook_item(quiz)  # title, maximum and due date follow the quiz
     messages.success(request, _("设置已保存。"))
-    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    return _to_editor(quiz)
 
 
-@author_required
-@require_POST
-def quiz_pick(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _graded(slug)
+@quiz_action
+def quiz_pick(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.PickForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("请至少选择一道题。"))
@@ -148,13 +165,11 @@ def quiz_pick(request: HttpRequest, slug: str) -> HttpResponse:
         points=form.cleaned_data.get("points"),
     )
     messages.success(request, _("已加入 %(n)d 道题。") % {"n": added})
-    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    return _to_editor(quiz)
 
 
-@author_required
-@require_POST
-def quiz_points(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _graded(slug)
+@quiz_action
+def quiz_points(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.PointsForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -167,54 +182,40 @@ def quiz_points(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, _("已保存。"))
     else:
         messages.error(request, _("分值必须是大于 0 的数。"))
-    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    return _to_editor(quiz)
 
 
-@author_required
-@require_POST
-def quiz_rule_add(request: HttpRequest, slug: str) -> HttpResponse:
-    quiz = _graded(slug)
+@quiz_action
+def quiz_rule_add(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.RuleForm(request.POST)
     if form.is_valid():
-        data = form.cleaned_data
-        spec = authoring.RuleSpec(
-            count=data["count"],
-            points=data["points"],
-            lecture=data.get("lecture"),
-            section=data.get("section") or "",
-            qtype=data.get("qtype") or "",
-            tag=data.get("tag") or "",
-        )
         try:
-            authoring.rule_add(quiz=quiz, spec=spec)
+            authoring.rule_add(quiz=quiz, spec=form.spec())
         except QuizError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("已添加抽题规则。"))
-            return redirect("quizzes:staff_quiz", slug=quiz.slug)
+            return _to_editor(quiz)
     return _edit_page(request, quiz, 400, rule_form=form)
 
 
-@author_required
-@require_POST
-def quiz_rule_remove(request: HttpRequest, slug: str, rule_id: int) -> HttpResponse:
-    authoring.rule_remove(quiz=_graded(slug), rule_id=rule_id)
-    return redirect("quizzes:staff_quiz", slug=slug)
+@quiz_action
+def quiz_rule_remove(request: HttpRequest, quiz: Quiz, rule_id: int) -> HttpResponse:
+    authoring.rule_remove(quiz=quiz, rule_id=rule_id)
+    return _to_editor(quiz)
 
 
-@author_required
-@require_POST
-def quiz_publish(request: HttpRequest, slug: str) -> HttpResponse:
+@quiz_action
+def quiz_publish(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     if not can_publish(request.user):
         raise PermissionDenied("only instructors publish quizzes")
-    quiz = _graded(slug)
     try:
         quiz = authoring.quiz_publish_set(quiz=quiz, published=request.POST.get("published") == "1")
     except QuizError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("已发布。") if quiz.published else _("已取消发布。"))
-    return redirect("quizzes:staff_quiz", slug=quiz.slug)
+    return _to_editor(quiz)
 
 
 @author_required

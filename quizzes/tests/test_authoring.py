@@ -193,3 +193,31 @@ def test_demo_graded_quiz(db, student_a) -> None:
     assert len(attempt.question_ids) == 6
     call_command("publish_demo_quiz")  # idempotent: kept as it is
     assert Quiz.objects.filter(slug="demo-l5-graded").count() == 1
+
+
+EDITOR_ACTIONS = ("settings/", "pick/", "points/", "rules/", "rules/1/remove/", "publish/")
+
+
+@pytest.mark.parametrize("action", EDITOR_ACTIONS)
+def test_every_editor_action_asks_for_an_author_before_it_looks_up_the_quiz(
+    client_ta, client_a, bank, action
+) -> None:
+    """One decorator (staff_views.quiz_action) guards every POST of the quiz editor: a student
+    gets 403 whether or not the slug exists, staff get 404 for a slug that is not a graded quiz,
+    and a GET is refused with 405."""
+    quiz = _draft(client_ta)
+    Quiz.objects.create(title="练习", slug="practice-x", kind=Quiz.Kind.PRACTICE)
+    assert client_a.post(f"{STAFF}{quiz.slug}/{action}").status_code == 403
+    assert client_a.post(f"{STAFF}no-such-quiz/{action}").status_code == 403
+    assert client_ta.post(f"{STAFF}practice-x/{action}").status_code == 404
+    assert client_ta.get(f"{STAFF}{quiz.slug}/{action}").status_code == 405
+
+
+def test_a_rule_with_only_count_and_points_is_stored_with_empty_filters(client_ta, bank) -> None:
+    quiz = _draft(client_ta)
+    response = client_ta.post(f"{STAFF}{quiz.slug}/rules/", {"count": "2", "points": "1.5"})
+    assert response.status_code == 302
+    rule = quiz.rules.get()
+    assert (rule.count, rule.points, rule.lecture, rule.section, rule.qtype, rule.tag) == (
+        2, Decimal("1.50"), None, "", "", ""
+    )  # fmt: skip
