@@ -1,16 +1,22 @@
-from django.urls import path
+from django.urls import include, path
 
 from gradinglab import views
 
 app_name = "gradinglab"
+
+# One problem's pages, under a prefix that says <slug:slug> once.
+problem_urls = [
+    path("", views.problem_detail, name="problem"),
+    path("submit/", views.submit, name="submit"),
+    path("draft/", views.draft_autosave, name="draft"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("starter/<str:backend>/", views.starter_download, name="starter"),
+]
+
 urlpatterns = [
     path("", views.index, name="index"),
     path("workers/", views.workers_panel, name="workers"),
-    path("problems/<slug:slug>/", views.problem_detail, name="problem"),
-    path("problems/<slug:slug>/submit/", views.submit, name="submit"),
-    path("problems/<slug:slug>/draft/", views.draft_autosave, name="draft"),
-    path("problems/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
-    path("problems/<slug:slug>/starter/<str:backend>/", views.starter_download, name="starter"),
+    path("problems/<slug:slug>/", include(problem_urls)),
     path("submissions/diff/", views.submission_diff, name="diff"),
     path("submissions/<int:pk>/", views.submission_detail, name="submission"),
     path("submissions/<int:pk>/status/", views.submission_status, name="submission_status"),
