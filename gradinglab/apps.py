@@ -5,13 +5,9 @@ from django.utils.translation import gettext_lazy as _
 def _own_submission(pk: int, student, item) -> bool:
     from gradinglab.models import Submission
 
-    assignment_id = (
-        Submission.objects.owned_by(student)
-        .filter(pk=pk)
-        .values_list("assignment_id", flat=True)
-        .first()
-    )
-    return assignment_id is not None and item.key == f"lab:{assignment_id}"
+    owned = Submission.objects.owned_by(student).select_related("assignment")
+    submission = owned.filter(pk=pk).first()
+    return submission is not None and submission.assignment.grade_item_key == item.key
 
 
 class GradinglabConfig(AppConfig):

@@ -5,10 +5,8 @@ from django.utils.translation import gettext_lazy as _
 def _own_attempt(pk: int, student, item) -> bool:
     from quizzes.models import Attempt
 
-    quiz_id = (
-        Attempt.objects.owned_by(student).filter(pk=pk).values_list("quiz_id", flat=True).first()
-    )
-    return quiz_id is not None and item.key == f"quiz:{quiz_id}"
+    attempt = Attempt.objects.owned_by(student).select_related("quiz").filter(pk=pk).first()
+    return attempt is not None and attempt.quiz.gradebook_key == item.key
 
 
 class QuizzesConfig(AppConfig):
