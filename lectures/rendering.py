@@ -98,8 +98,9 @@ def pygments_css() -> str:
 
 
 def pygments_dark_css() -> str:
-    """The code colours of the dark theme (``static/css/dark.css``, see test_rendering): only the
-    token rules, scoped under ``html body`` to win over the light rules of site.css."""
+    """The code colours of the dark theme (``static/vendor/pygments/github-dark.css``, see
+    test_rendering): only the token rules, scoped under ``html body`` to win over the light rules
+    of site.css."""
     scope = f"html body .{CODE_CSS_CLASS}"
     defs = HtmlFormatter(style=PYGMENTS_DARK_STYLE).get_style_defs(scope)
     return "\n".join(line for line in defs.splitlines() if line.startswith(scope)) + "\n"

@@ -7,7 +7,9 @@ from pathlib import Path
 from lectures.rendering import pygments_css, pygments_dark_css, render_markdown
 
 STATIC_CSS = Path(__file__).resolve().parent.parent / "static" / "lectures" / "pygments.css"
-DARK_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "dark.css"
+DARK_CSS = (
+    Path(__file__).resolve().parents[2] / "static" / "vendor" / "pygments" / "github-dark.css"
+)
 
 
 def test_math_becomes_mathml_and_code_keeps_its_dollars() -> None:
