@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench import common  # noqa: E402
 from bench.quiz_load import _pct  # noqa: E402
+from tests.processenv import environ_without_site  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SOLUTION = ROOT / "gradinglab/problems/vector-add/solutions/triton/correct.py"
@@ -45,11 +46,7 @@ READY_TIMEOUT_S = 180
 
 
 def _production_env(db_url: str, var: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "PDC_", "CACHE_URL"))
-    }
+    env = environ_without_site()
     env.update(
         DJANGO_SETTINGS_MODULE="pdcsite.settings",
         DJANGO_ENV="production",

@@ -31,6 +31,8 @@ import psycopg
 import pytest
 import redis
 
+from tests.processenv import environ_without_site
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 pytestmark = pytest.mark.slow
@@ -109,11 +111,7 @@ def production(tmp_path: Path) -> Iterator[dict[str, str]]:
     redis_base = broker.rsplit("/", 1)[0]
     for db in (6, 7):  # broker 6, cache 7: nothing else in the suite uses them
         redis.Redis.from_url(f"{redis_base}/{db}").flushdb()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "PDC_", "CACHE_URL"))
-    }
+    env = environ_without_site()
     env.update(
         DJANGO_ENV="production",
         SECRET_KEY="prod-shape-test-" + "s3cr3t-" * 8,

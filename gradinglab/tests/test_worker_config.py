@@ -4,7 +4,6 @@ shares with the web side are read by one function for both."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -13,6 +12,7 @@ import pytest
 import pdcenv
 from gradinglab.tests.labkit import ROOT
 from gradinglab.worker import config
+from tests.processenv import environ_without_site
 
 # The worker app as a grading host imports it: Django unimportable (it is not installed there).
 _IMPORT_WORKER = (
@@ -33,11 +33,7 @@ _SETTINGS_AND_WORKER = (
 
 
 def _python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "CELERY_", "PDC_", "DATABASE_URL", "CACHE_URL"))
-    }
+    clean = environ_without_site()
     clean["PDC_VAR_DIR"] = str(ROOT / "var" / "settings-test")
     return subprocess.run(
         [sys.executable, "-c", code],
