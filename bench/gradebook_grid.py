@@ -39,6 +39,26 @@ def _setup_django(db_path: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+def _items(
+    kind: str, count: int, now: datetime, *, first_due_days: int, every_days: int, **fields
+) -> list:
+    """``count`` unsaved grade items of one kind (category = kind), the first due
+    ``first_due_days`` days before ``now`` and each next one ``every_days`` days later."""
+    from gradebook.models import GradeItem
+
+    return [
+        GradeItem(
+            key=f"{kind}:{i}",
+            title=f"{kind[0]}{i}",
+            kind=kind,
+            category=kind,
+            due_at=now - timedelta(days=first_due_days - every_days * i),
+            **fields,
+        )
+        for i in range(count)
+    ]
+
+
 def _course() -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
@@ -56,29 +76,11 @@ def _course() -> None:
         Profile(user=u, student_id=u.username, display_name=u.username, section=f"S{i % 4}")
         for i, u in enumerate(users)
     )
-    items = [
-        GradeItem(
-            key=f"quiz:{i}",
-            title=f"q{i}",
-            kind="quiz",
-            category="quiz",
-            max_points=10,
-            due_at=now - timedelta(days=40 - i),
-        )
-        for i in range(QUIZZES)
-    ] + [
-        GradeItem(
-            key=f"lab:{i}",
-            title=f"l{i}",
-            kind="lab",
-            category="lab",
-            max_points=100,
-            due_at=now - timedelta(days=35 - 3 * i),
-            late_policy="grace",
-        )
-        for i in range(LABS)
-    ]
-    items = GradeItem.objects.bulk_create(items)
+    quizzes = _items("quiz", QUIZZES, now, max_points=10, first_due_days=40, every_days=1)
+    labs = _items(
+        "lab", LABS, now, max_points=100, first_due_days=35, every_days=3, late_policy="grace"
+    )
+    items = GradeItem.objects.bulk_create(quizzes + labs)
     grades = []
     for user in users:
         for item in items:
