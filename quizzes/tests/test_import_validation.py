@@ -5,6 +5,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 from django.core.management import CommandError, call_command
 
 from quizzes.bank import BankError, load_bank_file
@@ -50,258 +51,142 @@ def _write(tmp_path: Path, questions: str, name: str = "lec.yaml", lecture: int 
     return path
 
 
+DROP = object()  # in a case's changes: remove the key
+
+# One complete, valid question of each type (tagged, with its English text); every bad case below
+# is one of them with one thing changed, so its error can only come from that change.
+COMMON = {"id": "bad-q", "section": "sec-1-17", "tag": "recall", "stem": "s", "stem_en": "s"}
+COMMON |= {"explanation": "§1.17", "explanation_en": "§1.17"}
+TWO_CHOICES = [{"text": "a", "en": "a", "correct": True}, {"text": "b", "en": "b"}]
+VALID = {
+    "single": {**COMMON, "type": "single", "choices": TWO_CHOICES},
+    "multiple": {**COMMON, "type": "multiple", "choices": TWO_CHOICES},
+    "truefalse": {**COMMON, "type": "truefalse", "answer": True},
+    "numeric": {**COMMON, "type": "numeric", "answer": 3, "tolerance": {"abs": 0}},
+    "param": {
+        **COMMON,
+        "type": "param",
+        "tag": "compute",
+        "generator": "amdahl_speedup",
+        "stem": "p = {p}, n = {n}",
+        "stem_en": "p = {p}, n = {n}",
+    },
+}
+
+# kind -> (the valid question it starts from, what it changes, the error it must get)
 BAD_QUESTIONS = {
     "single_two_correct": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          stem: s
-          choices: [{text: a, correct: true}, {text: b, correct: true}]
-          explanation: §1.17
-        """,
+        "single",
+        {
+            "choices": [
+                {"text": "a", "en": "a", "correct": True},
+                {"text": "b", "en": "b", "correct": True},
+            ]
+        },
         "exactly one correct choice (has 2)",
     ),
     "single_no_correct": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          stem: s
-          choices: [{text: a}, {text: b}]
-          explanation: §1.17
-        """,
+        "single",
+        {"choices": [{"text": "a", "en": "a"}, {"text": "b", "en": "b"}]},
         "exactly one correct choice (has 0)",
     ),
     "multiple_no_correct": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: multiple
-          stem: s
-          choices: [{text: a}, {text: b}]
-          explanation: §1.17
-        """,
+        "multiple",
+        {"choices": [{"text": "a", "en": "a"}, {"text": "b", "en": "b"}]},
         "at least one correct choice",
     ),
     "one_choice_only": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          stem: s
-          choices: [{text: a, correct: true}]
-          explanation: §1.17
-        """,
+        "single",
+        {"choices": [{"text": "a", "en": "a", "correct": True}]},
         "at least 2 choices",
     ),
     "anchor_missing_from_notes": (
-        """
-        - id: bad-q
-          section: sec-9-99
-          type: truefalse
-          stem: s
-          answer: true
-          explanation: §9.99
-        """,
+        "truefalse",
+        {"section": "sec-9-99", "explanation": "§9.99", "explanation_en": "§9.99"},
         "sec-9-99 does not exist in the notes",
     ),
-    "anchor_malformed": (
-        """
-        - id: bad-q
-          section: 1.17
-          type: truefalse
-          stem: s
-          answer: true
-          explanation: §1.17
-        """,
-        "must look like sec-N-M",
-    ),
-    "unknown_type": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: essay
-          stem: s
-          explanation: §1.17
-        """,
-        "'type' must be one of",
-    ),
-    "truefalse_without_bool": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          stem: s
-          answer: yes please
-          explanation: §1.17
-        """,
-        "answer: true",
-    ),
+    "anchor_malformed": ("truefalse", {"section": 1.17}, "must look like sec-N-M"),
+    "unknown_type": ("truefalse", {"type": "essay"}, "'type' must be one of"),
+    "truefalse_without_bool": ("truefalse", {"answer": "yes please"}, "answer: true"),
     "numeric_without_tolerance": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: numeric
-          stem: s
-          answer: 3
-          explanation: §1.17
-        """,
+        "numeric",
+        {"tolerance": DROP},
         "'tolerance' must be a mapping",
     ),
-    "numeric_answer_not_a_number": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: numeric
-          stem: s
-          answer: three
-          tolerance: {abs: 0}
-          explanation: §1.17
-        """,
-        "numeric 'answer'",
-    ),
+    "numeric_answer_not_a_number": ("numeric", {"answer": "three"}, "numeric 'answer'"),
     "unknown_generator": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: param
-          generator: no_such_generator
-          stem: s
-          explanation: §1.17
-        """,
+        "param",
+        {"generator": "no_such_generator"},
         "unknown generator 'no_such_generator'",
     ),
     "placeholder_not_produced": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: param
-          generator: amdahl_speedup
-          stem: p = {p}, n = {n}, q = {q}
-          explanation: §1.17
-        """,
+        "param",
+        {"stem": "p = {p}, n = {n}, q = {q}"},
         "stem placeholders not produced by amdahl_speedup: q",
     ),
     "misspelt_key": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          stem: s
-          choices: [{text: a, corect: true}, {text: b}]
-          explanation: §1.17
-        """,
+        "single",
+        {"choices": [{"text": "a", "en": "a", "corect": True}, {"text": "b", "en": "b"}]},
         "choice 1 has unknown keys",
     ),
     "explanation_without_section": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          stem: s
-          answer: true
-          explanation: 没有注明出处
-        """,
+        "truefalse",
+        {"explanation": "没有注明出处"},
         "explanation must name its section (§1.17)",
     ),
-    "empty_stem": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          stem: ""
-          answer: true
-          explanation: §1.17
-        """,
-        "'stem' must be a non-empty string",
-    ),
+    "empty_stem": ("truefalse", {"stem": ""}, "'stem' must be a non-empty string"),
     "tag_missing": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          stem: s
-          stem_en: s
-          answer: true
-          explanation: §1.17
-          explanation_en: §1.17
-        """,
+        "truefalse",
+        {"tag": DROP},
         "'tag' must be one of recall, understand, compute",
     ),
     "tag_unknown": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          tag: memorize
-          stem: s
-          stem_en: s
-          answer: true
-          explanation: §1.17
-          explanation_en: §1.17
-        """,
+        "truefalse",
+        {"tag": "memorize"},
         "'tag' must be one of recall, understand, compute",
     ),
     "english_stem_missing": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: truefalse
-          tag: recall
-          stem: s
-          answer: true
-          explanation: §1.17
-          explanation_en: §1.17
-        """,
+        "truefalse",
+        {"stem_en": DROP},
         "'stem_en' must be a non-empty string",
     ),
     "english_choice_missing": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          tag: recall
-          stem: s
-          stem_en: s
-          choices: [{text: a, en: a, correct: true}, {text: b}]
-          explanation: §1.17
-          explanation_en: §1.17
-        """,
+        "single",
+        {"choices": [{"text": "a", "en": "a", "correct": True}, {"text": "b"}]},
         "choice 2 has no English text ('en')",
     ),
     "english_placeholder_not_produced": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: param
-          tag: compute
-          generator: amdahl_speedup
-          stem: p = {p}, n = {n}
-          stem_en: p = {p}, n = {n}, q = {q}
-          explanation: §1.17
-          explanation_en: §1.17
-        """,
+        "param",
+        {"stem_en": "p = {p}, n = {n}, q = {q}"},
         "stem placeholders not produced by amdahl_speedup: q",
     ),
     "duplicate_choice_text": (
-        """
-        - id: bad-q
-          section: sec-1-17
-          type: single
-          stem: s
-          choices: [{text: a, correct: true}, {text: a}]
-          explanation: §1.17
-        """,
+        "single",
+        {"choices": [{"text": "a", "en": "a", "correct": True}, {"text": "a", "en": "b"}]},
         "two choices have the same text",
     ),
 }
 
 
+def _question(base: str, changes: dict, qid: str = "bad-q") -> str:
+    """VALID[base] with ``changes`` applied, as a block of the questions list (like GOOD's)."""
+    question = {**VALID[base], "id": qid, **changes}
+    question = {k: v for k, v in question.items() if v is not DROP}
+    return _q(yaml.safe_dump([question], allow_unicode=True, sort_keys=False))
+
+
+@pytest.mark.parametrize("base", sorted(VALID))
+def test_each_base_question_is_valid(tmp_path: Path, base: str) -> None:
+    """What makes every bad case below fail is its change, not its base."""
+    bank = load_bank_file(_write(tmp_path, GOOD + _question(base, {})), ANCHORS)
+    assert [q.id for q in bank.questions] == ["t-single", "t-tf", "bad-q"]
+    assert bank.questions[-1].type == base
+
+
 @pytest.mark.parametrize("kind", sorted(BAD_QUESTIONS))
 def test_malformed_question_is_rejected_naming_file_and_id(tmp_path: Path, kind: str) -> None:
-    body, expected = BAD_QUESTIONS[kind]
-    path = _write(tmp_path, GOOD + _q(body))
+    base, changes, expected = BAD_QUESTIONS[kind]
+    path = _write(tmp_path, GOOD + _question(base, changes))
     with pytest.raises(BankError) as info:
         load_bank_file(path, ANCHORS)
     message = str(info.value)
@@ -330,7 +215,8 @@ def test_import_is_atomic_per_file_and_reports_file_and_id(tmp_path: Path) -> No
     bank.mkdir()
     _write(bank, GOOD, name="a.yaml")
     bad = GOOD.replace("t-single", "b-single").replace("t-tf", "b-tf")
-    bad += _q(BAD_QUESTIONS["single_two_correct"][0].replace("bad-q", "b-broken"))
+    base, changes, _error = BAD_QUESTIONS["single_two_correct"]
+    bad += _question(base, changes, qid="b-broken")
     _write(bank, bad, name="b.yaml")
     with pytest.raises(CommandError) as info:
         call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
