@@ -9,7 +9,7 @@ import pytest
 from gradebook.models import Grade
 from quizzes import clock
 from quizzes.models import Attempt
-from quizzes.services import QuizError, answer_save, attempt_start
+from quizzes.services import QuizError, SaveOutcome, answer_save, attempt_start, attempt_submit
 from quizzes.tasks import expire_overdue_attempts
 from quizzes.tests.factories import question_numeric, question_single, quiz_with
 
@@ -40,32 +40,38 @@ def timed_quiz(db):
     return quiz_with([q1, q2], time_limit_minutes=10, grade_max_points=Decimal("10")), q1, q2
 
 
-def test_answers_within_the_limit_are_saved(fake_clock, timed_quiz, student_a) -> None:
-    quiz, q1, _q2 = timed_quiz
-    attempt = attempt_start(quiz=quiz, student=student_a)
-    assert attempt.deadline == T0 + timedelta(minutes=10)
-    fake_clock.advance(minutes=9, seconds=59)
-    outcome = answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
+@pytest.fixture
+def attempt_a(fake_clock, timed_quiz, student_a) -> Attempt:
+    """student_a's attempt at the timed quiz, started at T0 (deadline T0 + 10 min)."""
+    return attempt_start(quiz=timed_quiz[0], student=student_a)
+
+
+def _answer(attempt: Attempt, question, value: str) -> SaveOutcome:
+    """The attempt's own student autosaves ``value`` for ``question``."""
+    return answer_save(
+        attempt_id=attempt.pk,
+        student=attempt.student,
+        question_id=question.pk,
+        data={"value": [value]},
     )
-    assert outcome.saved
+
+
+def test_answers_within_the_limit_are_saved(fake_clock, timed_quiz, attempt_a) -> None:
+    _quiz, q1, _q2 = timed_quiz
+    assert attempt_a.deadline == T0 + timedelta(minutes=10)
+    fake_clock.advance(minutes=9, seconds=59)
+    assert _answer(attempt_a, q1, "a").saved
 
 
 def test_answer_after_the_limit_is_refused_and_attempt_auto_submitted(
-    fake_clock,
-    timed_quiz,
-    student_a,
+    fake_clock, timed_quiz, student_a, attempt_a
 ) -> None:
     quiz, q1, q2 = timed_quiz
-    attempt = attempt_start(quiz=quiz, student=student_a)
+    attempt = attempt_a
     fake_clock.advance(minutes=3)
-    assert answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
-    ).saved
+    assert _answer(attempt, q1, "a").saved
     fake_clock.advance(minutes=8)  # 11 min after start: past the 10 min limit
-    late = answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q2.pk, data={"value": ["10"]}
-    )
+    late = _answer(attempt, q2, "10")
     assert not late.saved and late.attempt_closed
     assert "作答时间已到" in late.message and "之前保存的答案都已保留" in late.message
     attempt.refresh_from_db()
@@ -76,43 +82,31 @@ def test_answer_after_the_limit_is_refused_and_attempt_auto_submitted(
     grade = Grade.objects.get(student=student_a, item__key=quiz.gradebook_key)
     assert grade.points == Decimal("5.00")
     # and a later try is still refused, the earlier answer still there
-    again = answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["b"]}
-    )
-    assert not again.saved
+    assert not _answer(attempt, q1, "b").saved
     assert attempt.answers.get(question=q1).selected == ["a"]
 
 
-def test_grace_absorbs_latency_only(fake_clock, timed_quiz, student_a) -> None:
-    quiz, q1, _q2 = timed_quiz
-    attempt = attempt_start(quiz=quiz, student=student_a)
+def test_grace_absorbs_latency_only(fake_clock, timed_quiz, attempt_a) -> None:
+    _quiz, q1, _q2 = timed_quiz
     fake_clock.advance(minutes=10, seconds=1)  # 1 s after the deadline: inside the 2 s grace
-    assert answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["a"]}
-    ).saved
+    assert _answer(attempt_a, q1, "a").saved
     fake_clock.advance(seconds=2)  # 3 s after: refused
-    assert not answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q1.pk, data={"value": ["b"]}
-    ).saved
+    assert not _answer(attempt_a, q1, "b").saved
 
 
-def test_reloading_the_page_after_expiry_auto_submits(
-    fake_clock, timed_quiz, student_a, client_a
-) -> None:
-    quiz, _q1, _q2 = timed_quiz
-    attempt = attempt_start(quiz=quiz, student=student_a)
+def test_reloading_the_page_after_expiry_auto_submits(fake_clock, attempt_a, client_a) -> None:
     fake_clock.advance(minutes=30)
-    response = client_a.get(f"/quizzes/attempt/{attempt.pk}/")
+    response = client_a.get(f"/quizzes/attempt/{attempt_a.pk}/")
     assert response.status_code == 302 and response["Location"].endswith("/review/")
-    attempt.refresh_from_db()
-    assert attempt.auto_submitted and attempt.submitted_at == attempt.deadline
+    attempt_a.refresh_from_db()
+    assert attempt_a.auto_submitted and attempt_a.submitted_at == attempt_a.deadline
 
 
 def test_periodic_sweep_submits_abandoned_attempts(
-    fake_clock, timed_quiz, student_a, student_b
+    fake_clock, timed_quiz, attempt_a, student_b
 ) -> None:
     quiz, _q1, _q2 = timed_quiz
-    a = attempt_start(quiz=quiz, student=student_a)
+    a = attempt_a
     fake_clock.advance(minutes=5)
     b = attempt_start(quiz=quiz, student=student_b)
     fake_clock.advance(minutes=6)  # a is over (11 min), b is not (6 min)
@@ -138,11 +132,7 @@ def test_quiz_close_caps_the_deadline_and_late_window_applies_penalty(
     attempt = attempt_start(quiz=quiz, student=student_a)
     assert attempt.deadline == T0 + timedelta(minutes=20)  # late window end < start + 60 min
     fake_clock.advance(minutes=8)
-    assert answer_save(
-        attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["a"]}
-    ).saved
-    from quizzes.services import attempt_submit
-
+    assert _answer(attempt, q, "a").saved
     attempt = attempt_submit(attempt_id=attempt.pk)
     assert attempt.late and attempt.score == Decimal("10.00")  # raw: the gradebook charges 30 %
     fake_clock.advance(minutes=30)
@@ -160,10 +150,8 @@ def test_submit_inside_the_grace_at_close_is_not_late(fake_clock, student_a, db)
     q = question_single("grace-close")
     quiz = quiz_with([q], closes_at=T0 + timedelta(minutes=5), late_penalty_percent=Decimal("50"))
     attempt = attempt_start(quiz=quiz, student=student_a)
-    answer_save(attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["a"]})
+    _answer(attempt, q, "a")
     fake_clock.advance(minutes=5, seconds=1)  # the click left the browser just before the close
-    from quizzes.services import attempt_submit
-
     attempt = attempt_submit(attempt_id=attempt.pk)
     assert not attempt.late and attempt.submitted_at == quiz.closes_at
     assert attempt.score == Decimal("10.00")
