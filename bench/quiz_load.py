@@ -108,17 +108,24 @@ async def _timed(rec_list: list[float], *args: object) -> tuple[int, dict]:
     return result
 
 
+async def _step(rec: Recorder, step: str, times: list[float], *args: object) -> tuple[int, dict]:
+    """One timed POST of a student's ``step``; a timeout or a failed connection is recorded as
+    that step's error and answers status 0 (no reply, as a browser reports it)."""
+    try:
+        return await _timed(times, *args)
+    except (TimeoutError, OSError) as exc:
+        rec.errors.append(f"{step} {type(exc).__name__}")
+        return 0, {}
+
+
 async def _student(port: int, slug: str, plan: list, session_key: str, seed: int, rec: Recorder):
     rng = random.Random(seed)
     token = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(32))
     cookie = f"sessionid={session_key}; csrftoken={token}"
     await asyncio.sleep(rng.uniform(0, START_SPREAD_S))
-    try:
-        status, headers = await _timed(
-            rec.other_ms, port, f"/quizzes/{slug}/start/", cookie, token, ""
-        )
-    except (TimeoutError, OSError) as exc:
-        rec.errors.append(f"start {type(exc).__name__}")
+    start = f"/quizzes/{slug}/start/"
+    status, headers = await _step(rec, "start", rec.other_ms, port, start, cookie, token, "")
+    if status == 0:
         return
     if status != 302 or "/attempt/" not in headers.get("location", ""):
         rec.errors.append(f"start {status}")
@@ -129,23 +136,18 @@ async def _student(port: int, slug: str, plan: list, session_key: str, seed: int
         value = _value(rng, q)
         body = urlencode([("value", v) for v in value])
         path = f"/quizzes/attempt/{attempt}/answer/{q['pk']}/"
-        try:
-            status, headers = await _timed(rec.autosave_ms, port, path, cookie, token, body)
-        except (TimeoutError, OSError) as exc:
-            rec.errors.append(f"autosave {type(exc).__name__}")
+        status, headers = await _step(
+            rec, "autosave", rec.autosave_ms, port, path, cookie, token, body
+        )
+        if status == 0:
             continue
         if status != 200 or headers.get("x-quiz-saved") != "1":
             rec.errors.append(f"autosave {status} saved={headers.get('x-quiz-saved')}")
             continue
         rec.sent[(attempt, q["pk"])] = value
-    try:
-        status, _h = await _timed(
-            rec.other_ms, port, f"/quizzes/attempt/{attempt}/submit/", cookie, token, ""
-        )
-    except (TimeoutError, OSError) as exc:
-        rec.errors.append(f"submit {type(exc).__name__}")
-        return
-    if status != 302:
+    submit = f"/quizzes/attempt/{attempt}/submit/"
+    status, _h = await _step(rec, "submit", rec.other_ms, port, submit, cookie, token, "")
+    if status not in (0, 302):
         rec.errors.append(f"submit {status}")
 
 
