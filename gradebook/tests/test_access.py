@@ -9,6 +9,7 @@ import pytest
 from gradebook.access import can_release
 from gradebook.models import Extension, Grade, GradeEvent, RegradeRequest
 from gradebook.services import extension_grant, grade_override, regrade_request_create
+from gradebook.tests.staff_actions import STUDENT_ACTIONS
 
 STAFF_GET = [
     "/grades/staff/",
@@ -30,15 +31,6 @@ def setup(student_a, student_b, ta, make_item, post, past_due):
     extension_grant(student=student_b, item=item, actor=ta, extra_days=1)
     regrade_request_create(student=student_b, item=item, message="B 的复核说明", ref="testref:9")
     return {"item": item.pk, "student": student_b.pk}
-
-
-STAFF_POST = [
-    ("override", {"override-points": "100", "override-reason": "x"}),
-    ("override_clear", {"override_clear-reason": "x"}),
-    ("extension", {"extension-extra_days": "3"}),
-    ("extension_revoke", {}),
-    ("excuse", {"excuse-excused": "1", "excuse-reason": "x"}),
-]
 
 
 @pytest.mark.django_db
@@ -65,7 +57,7 @@ def test_students_cannot_post_staff_actions(client, client_a, student_b, setup) 
         GradeEvent.objects.count(),
         Extension.objects.get().extra_days,
     )
-    for action, data in STAFF_POST:
+    for action, data in STUDENT_ACTIONS:
         url = f"/grades/staff/students/{student_b.pk}/{action}/"
         payload = {f"{action}-item": setup["item"], **data}
         assert client_a.post(url, payload).status_code == 403, action

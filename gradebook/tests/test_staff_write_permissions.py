@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from gradebook.access import STAFF_WRITE_PERMISSIONS
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 from gradebook.services import regrade_request_create
+from gradebook.tests.staff_actions import STUDENT_ACTIONS
 
 IMPORT = "/grades/staff/import/"
 CSV = "student_id,points\nstudent_a,88\n"
@@ -54,17 +55,8 @@ def test_import_needs_change_grade(client_ta, student_a, make_item) -> None:
     assert not Grade.objects.exists()
 
 
-ACTIONS = [
-    ("override", {"override-points": "5", "override-reason": "x"}),
-    ("override_clear", {"override_clear-reason": "x"}),
-    ("extension", {"extension-extra_days": "3"}),
-    ("extension_revoke", {}),
-    ("excuse", {"excuse-excused": "1", "excuse-reason": "x"}),
-]
-
-
 @pytest.mark.django_db
-@pytest.mark.parametrize(("action", "fields"), ACTIONS, ids=[a for a, _ in ACTIONS])
+@pytest.mark.parametrize(("action", "fields"), STUDENT_ACTIONS, ids=[a for a, _ in STUDENT_ACTIONS])
 def test_each_student_action_needs_its_permission(
     client_ta, student_a, make_item, action, fields
 ) -> None:
@@ -77,6 +69,22 @@ def test_each_student_action_needs_its_permission(
     assert response.status_code == 403
     assert GradeEvent.objects.count() == before
     assert not Extension.objects.exists() and not Excusal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_each_student_action_is_written_with_its_permission(
+    client_ta, student_a, make_item, post, past_due
+) -> None:
+    """The counterpart of the test above (and of test_access's): the same posts by a TA who has
+    the permissions are accepted, so a 403 there is the permission, never the form data."""
+    item = make_item("exam:x", max_points=10, due_at=past_due)
+    post(student_a, item, 6)
+    for action, fields in STUDENT_ACTIONS:
+        before = GradeEvent.objects.count()
+        url = f"/grades/staff/students/{student_a.pk}/{action}/"
+        response = client_ta.post(url, {f"{action}-item": item.pk, **fields})
+        assert response.status_code == 302, action
+        assert GradeEvent.objects.count() == before + 1, action
 
 
 @pytest.mark.django_db
