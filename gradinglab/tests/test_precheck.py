@@ -12,7 +12,7 @@ from django.utils import translation
 from gradinglab import precheck
 from gradinglab.models import Submission
 from gradinglab.runner import list_problems
-from gradinglab.tests.labkit import correct_source, purge, submit, take_messages
+from gradinglab.tests.labkit import correct_source, purge, submit_and_take, take_messages
 
 REFUSE_ALL = dict.fromkeys(precheck.RULES, "refuse")
 KERNEL = correct_source()
@@ -153,19 +153,24 @@ def test_message_is_translated_and_names_the_line() -> None:
 # --- through the students' API ---------------------------------------------------------------
 
 
+def _refused_and_nothing_kept(response) -> str:
+    """A refused submission: a 400, no Submission row and no job on the grade queue (waited for
+    1 s); returns the refusal's text."""
+    assert response.status_code == 400, response.content
+    assert not Submission.objects.exists()
+    assert take_messages("grade-cpu", expect=1, timeout_s=1) == []
+    return str(response.json()["detail"])
+
+
 @pytest.mark.django_db
 def test_refused_source_is_400_and_nothing_is_stored_or_queued(
     client_a, assignment, django_capture_on_commit_callbacks
 ) -> None:
     purge()
     source = _with("torch.cuda.Event.elapsed_time = lambda s, e: 0.06\n")
-    with django_capture_on_commit_callbacks(execute=True):
-        response = submit(client_a, source=source)
-    assert response.status_code == 400
+    response, _ = submit_and_take(client_a, django_capture_on_commit_callbacks, source=source)
     line = _line_of(source, "elapsed_time")
-    assert f"第 {line} 行" in str(response.json()["detail"])
-    assert not Submission.objects.exists()
-    assert take_messages("grade-cpu", expect=1, timeout_s=1) == []
+    assert f"第 {line} 行" in _refused_and_nothing_kept(response)
 
 
 @pytest.mark.django_db
@@ -179,11 +184,8 @@ def test_checker_failure_refuses_fail_closed(
 
     monkeypatch.setattr(kernelguard, "analyze_code", broken)
     purge()
-    with django_capture_on_commit_callbacks(execute=True):
-        response = submit(client_a)
-    assert response.status_code == 400 and "提交前检查无法运行" in str(response.json()["detail"])
-    assert not Submission.objects.exists()
-    assert take_messages("grade-cpu", expect=1, timeout_s=1) == []
+    response, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    assert "提交前检查无法运行" in _refused_and_nothing_kept(response)
 
 
 @pytest.mark.django_db
@@ -192,9 +194,9 @@ def test_flag_policy_queues_and_flags(
 ) -> None:
     monkeypatch.setattr(precheck, "policy_for", lambda slug: {**REFUSE_ALL, "streams": "flag"})
     purge()
-    with django_capture_on_commit_callbacks(execute=True):
-        response = submit(client_a, source=_with("s = torch.cuda.Stream()\n"))
+    source = _with("s = torch.cuda.Stream()\n")
+    response, job = submit_and_take(client_a, django_capture_on_commit_callbacks, source=source)
     assert response.status_code == 201, response.content
     sub = Submission.objects.get()
     assert sub.flagged and "torch.cuda.Stream" in sub.flag_reason
-    assert len(take_messages("grade-cpu", expect=1)) == 1
+    assert job is not None and job["submission_id"] == sub.pk
