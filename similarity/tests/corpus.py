@@ -41,9 +41,21 @@ def starter() -> str:
     return load_problem("softmax").starter("triton")
 
 
-def _full(body: str) -> str:
-    """Starter prelude and wrapper around a kernel body (the common case)."""
-    return HEADER + PRELUDE + body + WRAPPER
+def _tiled_wrapper(block: int) -> str:
+    """The starter's wrapper with a fixed tile of ``block`` columns (for kernels that loop over
+    a row in tiles) instead of one block as wide as the row."""
+    return f"""
+
+def softmax(x: torch.Tensor, out: torch.Tensor) -> None:
+    n_rows, n_cols = x.shape
+    softmax_kernel[(n_rows,)](x, out, n_cols, BLOCK={block})
+"""
+
+
+def _full(body: str, helpers: str = "") -> str:
+    """Starter prelude and wrapper around a kernel body (the common case), with the ``helpers``
+    (jit functions the body calls) between the imports and the kernel."""
+    return HEADER + helpers + PRELUDE + body + WRAPPER
 
 
 INDEPENDENT: list[str] = [
@@ -96,12 +108,8 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
         keep = cols < n_cols
         t = tl.load(start_ptr + cols, mask=keep, other=-float("inf")).to(tl.float32)
         tl.store(out_ptr + r * n_cols + cols, tl.exp(t - best) / acc, mask=keep)
-
-
-def softmax(x: torch.Tensor, out: torch.Tensor) -> None:
-    n_rows, n_cols = x.shape
-    softmax_kernel[(n_rows,)](x, out, n_cols, BLOCK=256)
-""",
+"""
+    + _tiled_wrapper(256),
     # 4: several rows per program with a 2-D block
     HEADER
     + """
@@ -234,15 +242,15 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
         chunk = tl.load(row_in + k, mask=k < n_cols, other=0.0).to(tl.float32)
         tl.store(row_out + k, tl.exp(chunk - running_max) / running_sum, mask=k < n_cols)
         j += BLOCK
-
-
-def softmax(x: torch.Tensor, out: torch.Tensor) -> None:
-    n_rows, n_cols = x.shape
-    softmax_kernel[(n_rows,)](x, out, n_cols, BLOCK=1024)
-""",
+"""
+    + _tiled_wrapper(1024),
     # 9: helper jit functions for the reductions
-    HEADER
-    + """
+    _full(
+        """    here = row * n_cols + offs
+    w = tl.load(x_ptr + here, mask=mask, other=-float("inf")).to(tl.float32)
+    tl.store(out_ptr + here, _normalise(tl.exp(w - _row_max(w))), mask=mask)
+""",
+        helpers="""
 
 @triton.jit
 def _row_max(v):
@@ -252,18 +260,8 @@ def _row_max(v):
 @triton.jit
 def _normalise(e):
     return e / tl.sum(e, axis=0)
-
-
-@triton.jit
-def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    here = row * n_cols + offs
-    w = tl.load(x_ptr + here, mask=mask, other=-float("inf")).to(tl.float32)
-    tl.store(out_ptr + here, _normalise(tl.exp(w - _row_max(w))), mask=mask)
-"""
-    + WRAPPER,
+""",
+    ),
     # 10: float16-aware: compute in fp32 only when the input is half, fma-style scaling
     _full("""    raw = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-65504.0)
     f = raw.to(tl.float32)
@@ -276,14 +274,8 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
 """),
     # 11: a class-based launcher caching block sizes per width
     HEADER
-    + """
-
-@triton.jit
-def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    q = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    + PRELUDE
+    + """    q = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float("inf")).to(tl.float32)
     numerator = tl.exp(q - tl.max(q, axis=0))
     tl.store(out_ptr + row * n_cols + offs, numerator / tl.sum(numerator, axis=0), mask=mask)
 
@@ -309,8 +301,14 @@ def softmax(x: torch.Tensor, out: torch.Tensor) -> None:
     _launch(x, out)
 """,
     # 12: reduction with tl.reduce and a custom combine function
-    HEADER
-    + """
+    _full(
+        """    g = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float("inf")).to(tl.float32)
+    gmax = tl.reduce(g, 0, _bigger)
+    ge = tl.exp(g - gmax)
+    gsum = tl.reduce(ge, 0, _plus)
+    tl.store(out_ptr + row * n_cols + offs, ge / gsum, mask=mask)
+""",
+        helpers="""
 
 @triton.jit
 def _bigger(a, b):
@@ -320,20 +318,8 @@ def _bigger(a, b):
 @triton.jit
 def _plus(a, b):
     return a + b
-
-
-@triton.jit
-def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    g = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float("inf")).to(tl.float32)
-    gmax = tl.reduce(g, 0, _bigger)
-    ge = tl.exp(g - gmax)
-    gsum = tl.reduce(ge, 0, _plus)
-    tl.store(out_ptr + row * n_cols + offs, ge / gsum, mask=mask)
-"""
-    + WRAPPER,
+""",
+    ),
     # 13: column-tiled with accumulation in vectors, reduced once at the end (two loops)
     HEADER
     + """
