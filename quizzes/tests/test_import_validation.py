@@ -207,34 +207,39 @@ def test_bad_yaml_names_the_file(tmp_path: Path) -> None:
         load_bank_file(path, ANCHORS)
 
 
+@pytest.fixture
+def bank(tmp_path: Path) -> Path:
+    """A bank folder holding a.yaml (GOOD), beside a notes.txt that has GOOD's section."""
+    (tmp_path / "notes.txt").write_text("1.17 两条定律\n", encoding="utf-8")
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    _write(folder, GOOD, name="a.yaml")
+    return folder
+
+
+def _import(bank: Path) -> None:
+    """``import_quizzes`` of that folder alone (no default quizzes), against its notes."""
+    call_command("import_quizzes", str(bank), notes=bank.parent / "notes.txt", no_defaults=True)
+
+
 @pytest.mark.django_db
-def test_import_is_atomic_per_file_and_reports_file_and_id(tmp_path: Path) -> None:
-    notes = tmp_path / "notes.txt"
-    notes.write_text("1.17 两条定律\n2.26 合并访存\n", encoding="utf-8")
-    bank = tmp_path / "bank"
-    bank.mkdir()
-    _write(bank, GOOD, name="a.yaml")
+def test_import_is_atomic_per_file_and_reports_file_and_id(bank: Path) -> None:
     bad = GOOD.replace("t-single", "b-single").replace("t-tf", "b-tf")
     base, changes, _error = BAD_QUESTIONS["single_two_correct"]
     bad += _question(base, changes, qid="b-broken")
     _write(bank, bad, name="b.yaml")
     with pytest.raises(CommandError) as info:
-        call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+        _import(bank)
     assert "b.yaml: question b-broken: single choice must have exactly one" in str(info.value)
     # a.yaml went in; nothing of b.yaml did, not even its valid questions
     assert set(Question.objects.values_list("bank_id", flat=True)) == {"t-single", "t-tf"}
 
 
 @pytest.mark.django_db
-def test_duplicate_id_across_files_is_rejected(tmp_path: Path) -> None:
-    notes = tmp_path / "notes.txt"
-    notes.write_text("1.17 两条定律\n", encoding="utf-8")
-    bank = tmp_path / "bank"
-    bank.mkdir()
-    _write(bank, GOOD, name="a.yaml")
+def test_duplicate_id_across_files_is_rejected(bank: Path) -> None:
     _write(bank, GOOD.replace("t-tf", "t-tf2"), name="b.yaml")
     with pytest.raises(CommandError, match=r"b.yaml: question t-single: id already used in a.yaml"):
-        call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+        _import(bank)
     assert not Question.objects.filter(bank_id="t-tf2").exists()
 
 
@@ -256,16 +261,11 @@ def test_real_bank_import_is_idempotent_and_creates_default_quizzes(capsys) -> N
 
 
 @pytest.mark.django_db
-def test_changed_question_is_updated_in_place(tmp_path: Path) -> None:
-    notes = tmp_path / "notes.txt"
-    notes.write_text("1.17 两条定律\n", encoding="utf-8")
-    bank = tmp_path / "bank"
-    bank.mkdir()
-    _write(bank, GOOD, name="a.yaml")
-    call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+def test_changed_question_is_updated_in_place(bank: Path) -> None:
+    _import(bank)
     pk = Question.objects.get(bank_id="t-single").pk
     _write(bank, GOOD.replace("{text: 乙,", "{text: 丙,"), name="a.yaml")
-    call_command("import_quizzes", str(bank), notes=notes, no_defaults=True)
+    _import(bank)
     question = Question.objects.get(bank_id="t-single")
     assert question.pk == pk
     assert list(question.choices.values_list("text", flat=True)) == ["甲", "丙"]

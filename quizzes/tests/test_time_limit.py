@@ -67,23 +67,23 @@ def test_answer_after_the_limit_is_refused_and_attempt_auto_submitted(
     fake_clock, timed_quiz, student_a, attempt_a
 ) -> None:
     quiz, q1, q2 = timed_quiz
-    attempt = attempt_a
     fake_clock.advance(minutes=3)
-    assert _answer(attempt, q1, "a").saved
+    assert _answer(attempt_a, q1, "a").saved
     fake_clock.advance(minutes=8)  # 11 min after start: past the 10 min limit
-    late = _answer(attempt, q2, "10")
+    late = _answer(attempt_a, q2, "10")
     assert not late.saved and late.attempt_closed
     assert "作答时间已到" in late.message and "之前保存的答案都已保留" in late.message
-    attempt.refresh_from_db()
-    assert attempt.state == Attempt.State.SUBMITTED and attempt.auto_submitted
-    assert attempt.submitted_at == T0 + timedelta(minutes=10)  # the deadline, not the late request
-    assert list(attempt.answers.values_list("question__bank_id", "selected")) == [("tl-1", ["a"])]
-    assert attempt.raw_score == Decimal("1.000") and attempt.score == Decimal("5.00")
+    attempt_a.refresh_from_db()
+    assert attempt_a.state == Attempt.State.SUBMITTED and attempt_a.auto_submitted
+    # submitted at the deadline, not at the late request
+    assert attempt_a.submitted_at == T0 + timedelta(minutes=10)
+    assert list(attempt_a.answers.values_list("question__bank_id", "selected")) == [("tl-1", ["a"])]
+    assert attempt_a.raw_score == Decimal("1.000") and attempt_a.score == Decimal("5.00")
     grade = Grade.objects.get(student=student_a, item__key=quiz.gradebook_key)
     assert grade.points == Decimal("5.00")
     # and a later try is still refused, the earlier answer still there
-    assert not _answer(attempt, q1, "b").saved
-    assert attempt.answers.get(question=q1).selected == ["a"]
+    assert not _answer(attempt_a, q1, "b").saved
+    assert attempt_a.answers.get(question=q1).selected == ["a"]
 
 
 def test_grace_absorbs_latency_only(fake_clock, timed_quiz, attempt_a) -> None:
@@ -106,14 +106,13 @@ def test_periodic_sweep_submits_abandoned_attempts(
     fake_clock, timed_quiz, attempt_a, student_b
 ) -> None:
     quiz, _q1, _q2 = timed_quiz
-    a = attempt_a
     fake_clock.advance(minutes=5)
     b = attempt_start(quiz=quiz, student=student_b)
-    fake_clock.advance(minutes=6)  # a is over (11 min), b is not (6 min)
+    fake_clock.advance(minutes=6)  # attempt_a is over (11 min), b is not (6 min)
     assert expire_overdue_attempts() == 1  # the Celery task body, run inline
-    a.refresh_from_db()
+    attempt_a.refresh_from_db()
     b.refresh_from_db()
-    assert a.state == Attempt.State.SUBMITTED and b.state == Attempt.State.IN_PROGRESS
+    assert attempt_a.state == Attempt.State.SUBMITTED and b.state == Attempt.State.IN_PROGRESS
 
 
 def test_quiz_close_caps_the_deadline_and_late_window_applies_penalty(
