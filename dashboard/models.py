@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.fields import staff_field
 
 
 class AnnouncementQuerySet(models.QuerySet):
@@ -22,14 +23,7 @@ class Announcement(models.Model):
     pinned = models.BooleanField(_("置顶"), default=False)
     starts_at = models.DateTimeField(_("开始显示"), default=timezone.now)
     expires_at = models.DateTimeField(_("过期时间"), help_text=_("到这一时刻起不再显示"))
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        editable=False,
-        verbose_name=_("发布人"),
-    )
+    created_by = staff_field(_("发布人"), on_delete=models.SET_NULL, optional=True, editable=False)
     created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
 
     objects = AnnouncementQuerySet.as_manager()

@@ -7,10 +7,10 @@ restore goes through the lab's per-submission override into the gradebook (and i
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.fields import staff_field, student_field
 from gradinglab.models import Submission
 
 RESPONSE_MAX_CHARS = 2000  # characters; a paragraph or two, shown in full on the TA's queue
@@ -27,9 +27,7 @@ class FlagResponse(models.Model):
         verbose_name=_("提交"),
     )
     round = models.PositiveIntegerField(_("轮次"))
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("学生")
-    )
+    student = student_field(on_delete=models.PROTECT)
     text = models.TextField(_("回应"), max_length=RESPONSE_MAX_CHARS)
     created_at = models.DateTimeField(_("回应时间"))
 
@@ -68,12 +66,7 @@ class FlagVerdict(models.Model):
         _("恢复的分数"), max_digits=7, decimal_places=2, null=True, blank=True
     )
     reason = models.CharField(_("理由"), max_length=REASON_MAX_CHARS)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("助教"),
-    )
+    actor = staff_field(_("助教"), on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("时间"))
 
     class Meta:

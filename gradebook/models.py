@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
+from accounts.fields import staff_field, student_field
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -102,12 +102,7 @@ class Grade(models.Model):
         IMPORT = "import", _("导入")
         MANUAL = "manual", _("手工")
 
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="grades",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.CASCADE, related_name="grades")
     item = models.ForeignKey(
         GradeItem, on_delete=models.CASCADE, related_name="grades", verbose_name=_("成绩项")
     )
@@ -178,21 +173,9 @@ class GradeEvent(models.Model):
     item = models.ForeignKey(
         GradeItem, on_delete=models.PROTECT, related_name="events", verbose_name=_("成绩项")
     )
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="grade_events",
-        null=True,
-        blank=True,
-        verbose_name=_("学生"),
-    )
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="grade_actions",
-        null=True,
-        blank=True,
-        verbose_name=_("操作人"),
+    student = student_field(on_delete=models.PROTECT, related_name="grade_events", optional=True)
+    actor = staff_field(
+        _("操作人"), on_delete=models.PROTECT, related_name="grade_actions", optional=True
     )
     action = models.CharField(max_length=16, choices=Action.choices, verbose_name=_("操作"))
     source = models.CharField(max_length=16, blank=True, verbose_name=_("来源"))
@@ -293,12 +276,7 @@ class StudentItemQuerySet(OwnedQuerySet):
 class StaffGrant(models.Model):
     """What staff grant one student on one item (an extension, an excusal): who, when."""
 
-    granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("批准人"),
-    )
+    granted_by = staff_field(_("批准人"), on_delete=models.PROTECT, related_name="+")
     granted_at = models.DateTimeField(verbose_name=_("批准时间"))
 
     objects = StudentItemQuerySet.as_manager()
@@ -310,12 +288,7 @@ class StaffGrant(models.Model):
 class Extension(StaffGrant):
     """A per-student deadline: a new due date, or extra days on top of the item's due date."""
 
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="extensions",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.CASCADE, related_name="extensions")
     item = models.ForeignKey(
         GradeItem, on_delete=models.CASCADE, related_name="extensions", verbose_name=_("成绩项")
     )
@@ -349,12 +322,7 @@ class Extension(StaffGrant):
 class Excusal(StaffGrant):
     """The student is excused from the item: it counts neither for nor against them."""
 
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="excusals",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.CASCADE, related_name="excusals")
     item = models.ForeignKey(
         GradeItem, on_delete=models.CASCADE, related_name="excusals", verbose_name=_("成绩项")
     )
@@ -379,12 +347,7 @@ class RegradeRequest(models.Model):
         ACCEPTED = "accepted", _("已改分")
         DECLINED = "declined", _("已驳回")
 
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="regrade_requests",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.CASCADE, related_name="regrade_requests")
     item = models.ForeignKey(
         GradeItem,
         on_delete=models.CASCADE,
@@ -406,13 +369,8 @@ class RegradeRequest(models.Model):
         max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("新分")
     )
     created_at = models.DateTimeField(verbose_name=_("提交时间"))
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        null=True,
-        blank=True,
-        verbose_name=_("处理人"),
+    resolved_by = staff_field(
+        _("处理人"), on_delete=models.PROTECT, related_name="+", optional=True
     )
     resolved_at = models.DateTimeField(null=True, blank=True, verbose_name=_("处理时间"))
 

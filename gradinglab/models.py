@@ -18,6 +18,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
+from accounts.fields import staff_field, student_field
 from gradinglab.worker.queues import queue_for
 
 
@@ -251,12 +252,7 @@ class Submission(models.Model):
     assignment = models.ForeignKey(
         Assignment, on_delete=models.PROTECT, related_name="submissions", verbose_name=_("实验作业")
     )
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="lab_submissions",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.PROTECT, related_name="lab_submissions")
     backend = models.CharField(max_length=16, verbose_name=_("后端"))
     source = models.TextField(verbose_name=_("源码"))
     sha256 = models.CharField(max_length=64, verbose_name=_("源码哈希"))
@@ -403,9 +399,7 @@ class RegradeRun(models.Model):
     assignment = models.ForeignKey(
         Assignment, on_delete=models.PROTECT, related_name="regrades", verbose_name=_("实验作业")
     )
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("操作人")
-    )
+    actor = staff_field(_("操作人"), on_delete=models.PROTECT)
     dry_run = models.BooleanField(verbose_name=_("仅预览"))
     changes = models.JSONField(default=list, verbose_name=_("变更"))
     at = models.DateTimeField(verbose_name=_("时间"))

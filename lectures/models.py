@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet
+from accounts.fields import staff_field
 
 
 class LectureQuerySet(AccessQuerySet):
@@ -76,14 +77,8 @@ class Section(models.Model):
         max_length=64, editable=False, default="", verbose_name=_("导入哈希")
     )
     edited_at = models.DateTimeField(_("人工修改时间"), null=True, blank=True, editable=False)
-    edited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        editable=False,
-        related_name="+",
-        verbose_name=_("修改人"),
+    edited_by = staff_field(
+        _("修改人"), on_delete=models.SET_NULL, related_name="+", optional=True, editable=False
     )
 
     class Meta:

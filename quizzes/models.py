@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
+from accounts.fields import student_field
 
 
 class Question(models.Model):
@@ -311,12 +311,7 @@ class Attempt(models.Model):
     quiz = models.ForeignKey(
         Quiz, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("测验")
     )
-    student = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="quiz_attempts",
-        verbose_name=_("学生"),
-    )
+    student = student_field(on_delete=models.CASCADE, related_name="quiz_attempts")
     number = models.PositiveIntegerField(verbose_name=_("第几次"))
     seed = models.BigIntegerField(
         help_text=_("参数化题目与打乱顺序的种子"), verbose_name=_("随机种子")

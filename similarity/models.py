@@ -6,9 +6,10 @@ Students never reach any of these: every page is staff-only, and no student page
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from accounts.fields import staff_field
 
 
 class SimilarityRun(models.Model):
@@ -32,13 +33,8 @@ class SimilarityRun(models.Model):
         _("状态"), max_length=16, choices=Status.choices, default=Status.QUEUED
     )
     trigger = models.CharField(_("触发方式"), max_length=16, choices=Trigger.choices)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("发起人"),
+    requested_by = staff_field(
+        _("发起人"), on_delete=models.SET_NULL, related_name="+", optional=True
     )
     created_at = models.DateTimeField(_("创建时间"))
     finished_at = models.DateTimeField(_("完成时间"), null=True, blank=True)
@@ -121,9 +117,7 @@ class SimilarityDecision(models.Model):
     )
     decision = models.CharField(_("结论"), max_length=16, choices=Decision.choices)
     note = models.TextField(_("备注"), blank=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("助教")
-    )
+    decided_by = staff_field(_("助教"), on_delete=models.PROTECT, related_name="+")
     decided_at = models.DateTimeField(_("时间"))
 
     class Meta:
