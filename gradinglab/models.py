@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
+from gradebook.models import GradeItem
 from gradinglab.worker.queues import queue_for
 
 
@@ -91,13 +92,6 @@ class Problem(models.Model):
         return self.statement_zh_html
 
 
-LATE_POLICIES = [
-    ("none", _("不扣分")),
-    ("penalty", _("按天扣分")),
-    ("grace", _("先用宽限天数，再按天扣分")),
-]
-
-
 def gpu_kind_choices() -> list[tuple[str, str]]:
     """CPU only, or one of the configured GPU kinds (PDC_GPU_KINDS): a queue some worker consumes."""
     # Labelled, not the bare queue name: "rtx4090" alone reads as an untranslated word.
@@ -140,9 +134,13 @@ class Assignment(models.Model):
             "截止后仍接受提交直到此时（扣分规则由成绩册的迟交政策决定）；空 = 截止后不接受"
         ),
     )
-    # Late policy as data, mirrored onto the gradebook item (the gradebook computes the penalty).
+    # Late policy as data, mirrored onto the gradebook item (the gradebook computes the penalty),
+    # so it takes the gradebook's own choices.
     late_policy = models.CharField(
-        _("迟交政策"), max_length=16, choices=LATE_POLICIES, default="penalty"
+        _("迟交政策"),
+        max_length=16,
+        choices=GradeItem.LatePolicy.choices,
+        default=GradeItem.LatePolicy.PENALTY,
     )
     late_penalty_per_day = models.DecimalField(
         _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10"), validators=_PERCENT
