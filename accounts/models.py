@@ -6,6 +6,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Profile(models.Model):
@@ -23,8 +24,8 @@ class Profile(models.Model):
     pseudonym = models.CharField(_("排行榜昵称"), max_length=40, blank=True)
 
     class Meta:
-        verbose_name = _("学生档案")
-        verbose_name_plural = _("学生档案")
+        verbose_name = pgettext_lazy("model name", "学生档案")
+        verbose_name_plural = pgettext_lazy("model name, plural", "学生档案")
 
     def __str__(self) -> str:
         return f"{self.student_id} {self.display_name}"

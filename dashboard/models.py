@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.fields import staff_field
 
@@ -30,8 +31,8 @@ class Announcement(models.Model):
 
     class Meta:
         ordering = ("-starts_at",)
-        verbose_name = _("公告")
-        verbose_name_plural = _("公告")
+        verbose_name = pgettext_lazy("model name", "公告")
+        verbose_name_plural = pgettext_lazy("model name, plural", "公告")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(expires_at__gt=models.F("starts_at")),

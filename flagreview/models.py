@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.fields import staff_field, student_field
 from gradinglab.models import Submission
@@ -33,8 +34,8 @@ class FlagResponse(models.Model):
 
     class Meta:
         ordering = ("-created_at",)
-        verbose_name = _("学生的回应")
-        verbose_name_plural = _("学生的回应")
+        verbose_name = pgettext_lazy("model name", "学生的回应")
+        verbose_name_plural = pgettext_lazy("model name, plural", "学生的回应")
         constraints = [
             models.UniqueConstraint(
                 fields=["submission", "round"], name="flagreview_one_response_per_round"
@@ -71,8 +72,8 @@ class FlagVerdict(models.Model):
 
     class Meta:
         ordering = ("-at",)
-        verbose_name = _("助教的结论")
-        verbose_name_plural = _("助教的结论")
+        verbose_name = pgettext_lazy("model name", "助教的结论")
+        verbose_name_plural = pgettext_lazy("model name, plural", "助教的结论")
         constraints = [
             models.UniqueConstraint(
                 fields=["submission", "round"], name="flagreview_one_verdict_per_round"

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
@@ -65,8 +66,8 @@ class GradeItem(models.Model):
 
     class Meta:
         ordering = ("due_at", "key")
-        verbose_name = _("成绩项")
-        verbose_name_plural = _("成绩项")
+        verbose_name = pgettext_lazy("model name", "成绩项")
+        verbose_name_plural = pgettext_lazy("model name, plural", "成绩项")
         permissions = [("release_grades", "Can release or hide an item's scores")]
         constraints = [
             models.CheckConstraint(
@@ -123,8 +124,8 @@ class Grade(models.Model):
     objects = GradeQuerySet.as_manager()
 
     class Meta:
-        verbose_name = _("成绩")
-        verbose_name_plural = _("成绩")
+        verbose_name = pgettext_lazy("model name", "成绩")
+        verbose_name_plural = pgettext_lazy("model name, plural", "成绩")
         permissions = [("override_grade", "Can override a score with a reason")]
         constraints = [
             models.UniqueConstraint(fields=["student", "item"], name="grade_one_per_student_item")
@@ -192,8 +193,8 @@ class GradeEvent(models.Model):
 
     class Meta:
         ordering = ("at", "pk")
-        verbose_name = _("成绩变更记录")
-        verbose_name_plural = _("成绩变更记录")
+        verbose_name = pgettext_lazy("model name", "成绩变更记录")
+        verbose_name_plural = pgettext_lazy("model name, plural", "成绩变更记录")
 
     def __str__(self) -> str:
         old = "—" if self.old_points is None else self.old_points
@@ -229,8 +230,8 @@ class Category(models.Model):
 
     class Meta:
         ordering = ("position", "key")
-        verbose_name = _("成绩类别")
-        verbose_name_plural = _("成绩类别")
+        verbose_name = pgettext_lazy("model name", "成绩类别")
+        verbose_name_plural = pgettext_lazy("model name, plural", "成绩类别")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(weight__gte=0, weight__lte=100), name="category_weight_percent"
@@ -258,8 +259,8 @@ class GradebookSettings(models.Model):
     grace_days = models.PositiveSmallIntegerField(_("宽限天数预算"), default=3)
 
     class Meta:
-        verbose_name = _("成绩册设置")
-        verbose_name_plural = _("成绩册设置")
+        verbose_name = pgettext_lazy("model name", "成绩册设置")
+        verbose_name_plural = pgettext_lazy("model name, plural", "成绩册设置")
 
     def __str__(self) -> str:
         return str(_("宽限天数：%(n)d") % {"n": self.grace_days})
@@ -297,8 +298,8 @@ class Extension(StaffGrant):
     reason = models.TextField(_("原因"), blank=True)
 
     class Meta:
-        verbose_name = _("延期")
-        verbose_name_plural = _("延期")
+        verbose_name = pgettext_lazy("model name", "延期")
+        verbose_name_plural = pgettext_lazy("model name, plural", "延期")
         constraints = [
             models.UniqueConstraint(fields=["student", "item"], name="extension_one_per_item"),
             models.CheckConstraint(
@@ -329,8 +330,8 @@ class Excusal(StaffGrant):
     reason = models.TextField(_("原因"))
 
     class Meta:
-        verbose_name = _("免做")
-        verbose_name_plural = _("免做")
+        verbose_name = pgettext_lazy("model name", "免做")
+        verbose_name_plural = pgettext_lazy("model name, plural", "免做")
         constraints = [
             models.UniqueConstraint(fields=["student", "item"], name="excusal_one_per_item"),
         ]
@@ -378,8 +379,8 @@ class RegradeRequest(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-pk")
-        verbose_name = _("复核申请")
-        verbose_name_plural = _("复核申请")
+        verbose_name = pgettext_lazy("model name", "复核申请")
+        verbose_name_plural = pgettext_lazy("model name, plural", "复核申请")
         permissions = [("resolve_regraderequest", "Can answer a student's regrade request")]
 
     def __str__(self) -> str:

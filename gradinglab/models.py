@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
@@ -73,8 +74,8 @@ class Problem(models.Model):
 
     class Meta:
         ordering = ("slug",)
-        verbose_name = _("实验题目")
-        verbose_name_plural = _("实验题目")
+        verbose_name = pgettext_lazy("model name", "实验题目")
+        verbose_name_plural = pgettext_lazy("model name, plural", "实验题目")
 
     def __str__(self) -> str:
         return self.title_for(_page_lang())  # the admin's lists and breadcrumbs
@@ -167,8 +168,8 @@ class Assignment(models.Model):
 
     class Meta:
         ordering = ("due_at", "pk")
-        verbose_name = _("实验作业")
-        verbose_name_plural = _("实验作业")
+        verbose_name = pgettext_lazy("model name", "实验作业")
+        verbose_name_plural = pgettext_lazy("model name, plural", "实验作业")
         permissions = [("rescore_assignment", "Can rescore an assignment's stored results")]
         # The validators above guard the forms; these guard every other writer.
         constraints = [
@@ -294,8 +295,8 @@ class Submission(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-pk")
-        verbose_name = _("提交")
-        verbose_name_plural = _("提交")
+        verbose_name = pgettext_lazy("model name", "提交")
+        verbose_name_plural = pgettext_lazy("model name, plural", "提交")
         # Three words, three permissions: re-run = grade again in a sandbox (here); rescore =
         # recompute stored results under the current rule (Assignment); a regrade request is a
         # student's appeal (gradebook.RegradeRequest).
@@ -384,8 +385,8 @@ class WorkerNode(models.Model):
 
     class Meta:
         ordering = ("kind", "name")
-        verbose_name = _("评测机")
-        verbose_name_plural = _("评测机")
+        verbose_name = pgettext_lazy("model name", "评测机")
+        verbose_name_plural = pgettext_lazy("model name, plural", "评测机")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
@@ -404,8 +405,8 @@ class RegradeRun(models.Model):
 
     class Meta:
         ordering = ("-at",)
-        verbose_name = _("重新计分记录")
-        verbose_name_plural = _("重新计分记录")
+        verbose_name = pgettext_lazy("model name", "重新计分记录")
+        verbose_name_plural = pgettext_lazy("model name, plural", "重新计分记录")
 
     def __str__(self) -> str:
         kind = _("预览") if self.dry_run else _("已应用")
@@ -425,8 +426,8 @@ class Draft(models.Model):
     updated_at = models.DateTimeField()
 
     class Meta:
-        verbose_name = _("代码草稿")
-        verbose_name_plural = _("代码草稿")
+        verbose_name = pgettext_lazy("model name", "代码草稿")
+        verbose_name_plural = pgettext_lazy("model name, plural", "代码草稿")
         constraints = [
             models.UniqueConstraint(
                 fields=["student", "problem", "backend"], name="lab_draft_one_per_backend"

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet
 from accounts.fields import staff_field
@@ -39,8 +40,8 @@ class Lecture(models.Model):
 
     class Meta:
         ordering = ["number"]
-        verbose_name = _("讲")
-        verbose_name_plural = _("讲")
+        verbose_name = pgettext_lazy("model name", "讲")
+        verbose_name_plural = pgettext_lazy("model name, plural", "讲")
 
     def __str__(self) -> str:
         return f"第 {self.number} 讲 · {self.title}"
@@ -86,8 +87,8 @@ class Section(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["lecture", "slug"], name="lectures_section_slug_uniq")
         ]
-        verbose_name = _("节")
-        verbose_name_plural = _("节")
+        verbose_name = pgettext_lazy("model name", "节")
+        verbose_name_plural = pgettext_lazy("model name, plural", "节")
 
     def __str__(self) -> str:
         return f"{self.number} {self.title}"
@@ -123,8 +124,8 @@ class CoursePage(models.Model):
     )
 
     class Meta:
-        verbose_name = _("课程页面")
-        verbose_name_plural = _("课程页面")
+        verbose_name = pgettext_lazy("model name", "课程页面")
+        verbose_name_plural = pgettext_lazy("model name, plural", "课程页面")
 
     def __str__(self) -> str:
         return self.title

@@ -4,6 +4,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gradebook.services import grade_item_late_policy_set
 from quizzes.access import can_publish
@@ -37,8 +38,8 @@ class PoolInline(admin.TabularInline):
     form = PoolForm
     extra = 0
     autocomplete_fields = ("question",)
-    verbose_name = _("选入的题目")
-    verbose_name_plural = _("选入的题目")
+    verbose_name = pgettext_lazy("model name", "选入的题目")
+    verbose_name_plural = pgettext_lazy("model name, plural", "选入的题目")
 
 
 @admin.register(Quiz)

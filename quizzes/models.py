@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import student_field
@@ -67,8 +68,8 @@ class Question(models.Model):
 
     class Meta:
         ordering = ("lecture", "bank_id")
-        verbose_name = _("题目")
-        verbose_name_plural = _("题目")
+        verbose_name = pgettext_lazy("model name", "题目")
+        verbose_name_plural = pgettext_lazy("model name, plural", "题目")
 
     def __str__(self) -> str:
         return f"{self.bank_id} · {self.stem[:40]}"
@@ -212,8 +213,8 @@ class Quiz(models.Model):
 
     class Meta:
         ordering = ("kind", "lecture", "title")
-        verbose_name = _("测验")
-        verbose_name_plural = _("测验")
+        verbose_name = pgettext_lazy("model name", "测验")
+        verbose_name_plural = pgettext_lazy("model name, plural", "测验")
         permissions = [("publish_quiz", "Can publish or unpublish a quiz")]
         constraints = [
             models.CheckConstraint(
@@ -277,8 +278,8 @@ class QuizRule(models.Model):
 
     class Meta:
         ordering = ("quiz", "order", "pk")
-        verbose_name = _("抽题规则")
-        verbose_name_plural = _("抽题规则")
+        verbose_name = pgettext_lazy("model name", "抽题规则")
+        verbose_name_plural = pgettext_lazy("model name, plural", "抽题规则")
         constraints = [
             models.CheckConstraint(condition=models.Q(count__gte=1), name="quizrule_count_pos"),
             models.CheckConstraint(condition=models.Q(points__gt=0), name="quizrule_points_pos"),
@@ -351,8 +352,8 @@ class Attempt(models.Model):
 
     class Meta:
         ordering = ("quiz", "student", "number")
-        verbose_name = _("作答")
-        verbose_name_plural = _("作答")
+        verbose_name = pgettext_lazy("model name", "作答")
+        verbose_name_plural = pgettext_lazy("model name, plural", "作答")
         constraints = [
             models.UniqueConstraint(
                 fields=["quiz", "student", "number"], name="quizzes_attempt_number_uniq"

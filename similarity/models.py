@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.fields import staff_field
 
@@ -47,8 +48,8 @@ class SimilarityRun(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-pk")
-        verbose_name = _("相似度检查")
-        verbose_name_plural = _("相似度检查")
+        verbose_name = pgettext_lazy("model name", "相似度检查")
+        verbose_name_plural = pgettext_lazy("model name, plural", "相似度检查")
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.assignment} {self.get_status_display()}"
@@ -89,8 +90,8 @@ class SimilarityPair(models.Model):
 
     class Meta:
         ordering = ("run", "rank")
-        verbose_name = _("相似提交对")
-        verbose_name_plural = _("相似提交对")
+        verbose_name = pgettext_lazy("model name", "相似提交对")
+        verbose_name_plural = pgettext_lazy("model name, plural", "相似提交对")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(submission_b__isnull=False, archived__isnull=True)
@@ -122,8 +123,8 @@ class SimilarityDecision(models.Model):
 
     class Meta:
         ordering = ("-decided_at", "-pk")
-        verbose_name = _("相似度结论")
-        verbose_name_plural = _("相似度结论")
+        verbose_name = pgettext_lazy("model name", "相似度结论")
+        verbose_name_plural = pgettext_lazy("model name, plural", "相似度结论")
 
     def __str__(self) -> str:
         return f"{self.pair}: {self.get_decision_display()}"
@@ -141,8 +142,8 @@ class ArchivedFingerprint(models.Model):
 
     class Meta:
         ordering = ("problem_slug", "term", "ref")
-        verbose_name = _("往届指纹")
-        verbose_name_plural = _("往届指纹")
+        verbose_name = pgettext_lazy("model name", "往届指纹")
+        verbose_name_plural = pgettext_lazy("model name, plural", "往届指纹")
         constraints = [
             models.UniqueConstraint(
                 fields=["term", "problem_slug", "ref"], name="archived_fingerprint_unique"
@@ -163,8 +164,8 @@ class FingerprintCache(models.Model):
     hashes = models.JSONField()
 
     class Meta:
-        verbose_name = _("指纹缓存")
-        verbose_name_plural = _("指纹缓存")
+        verbose_name = pgettext_lazy("model name", "指纹缓存")
+        verbose_name_plural = pgettext_lazy("model name, plural", "指纹缓存")
         constraints = [
             models.UniqueConstraint(
                 fields=["sha256", "backend", "algorithm"], name="fingerprint_cache_unique"

@@ -1,0 +1,50 @@
+"""Model names in English: a plural of their own, and singulars that are nouns.
+
+The Chinese msgids of a model's names are shared with other strings (成绩 is also the gradebook's
+app name, 提交 a button) and Chinese writes the plural as the singular, so both names carry their
+own msgctxt ("model name", "model name, plural"). Before, the English admin listed "Lecture" and
+"Submit" where it meant "Lectures" and "Submission".
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.utils import translation
+
+# English writes these the same in the singular and the plural.
+SAME_IN_ENGLISH = {"gradebook.GradebookSettings"}
+
+
+def _named_models() -> list:
+    return [
+        model
+        for model in apps.get_models()
+        if (settings.BASE_DIR / model._meta.app_label).is_dir()
+        and "verbose_name_plural" in model._meta.original_attrs
+    ]
+
+
+def test_every_model_has_an_english_plural_and_chinese_names_are_unchanged() -> None:
+    models = _named_models()
+    assert len(models) >= 30
+    for model in models:
+        meta = model._meta
+        with translation.override("en"):
+            one, many = str(meta.verbose_name), str(meta.verbose_name_plural)
+        assert one.isascii() and many.isascii(), (meta.label, one, many)
+        assert (one == many) == (meta.label in SAME_IN_ENGLISH), (meta.label, one, many)
+        with translation.override("zh-hans"):
+            assert str(meta.verbose_name) == str(meta.verbose_name_plural), meta.label
+
+
+@pytest.mark.django_db
+def test_english_admin_index_lists_models_in_the_plural(client_instructor) -> None:
+    client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_instructor.get("/admin/").content.decode()
+    links = set(re.findall(r'<a href="/admin/\w+/\w+/"[^>]*>([^<]+)</a>', page))
+    assert {"Lectures", "Submissions", "Grades", "Quizzes"} <= links, links
+    assert not links & {"Lecture", "Submit", "Quiz"}, links
