@@ -16,6 +16,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from gradebook.models import Grade
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
@@ -119,7 +120,13 @@ class AssignmentAdmin(admin.ModelAdmin):
                 assignment=assignment, actor=request.user, dry_run=False
             )
             self.message_user(
-                request, f"已应用重新计分 #{run.pk}：{len(changes)} 名学生的成绩变更已记入成绩册"
+                request,
+                ngettext(
+                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册",
+                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册",
+                    len(changes),
+                )
+                % {"run": run.pk, "n": len(changes)},
             )
             return redirect("admin:gradinglab_assignment_change", pk)
         context = {
@@ -283,17 +290,26 @@ class SubmissionAdmin(admin.ModelAdmin):
     @admin.action(description=_("重新运行所选提交（在沙箱中再评测一次）"), permissions=["rerun"])
     def rerun_selected(self, request: HttpRequest, queryset) -> None:
         count = submissions.submissions_rerun(submissions=list(queryset), actor=request.user)
-        self.message_user(request, f"已重新排队 {count} 个提交", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("已重新排队 %(n)d 个提交", "已重新排队 %(n)d 个提交", count) % {"n": count},
+            messages.SUCCESS,
+        )
 
     @admin.action(description=_("标记所选提交"), permissions=["flag"])
     def flag_selected(self, request: HttpRequest, queryset) -> None:
         count = submissions.submissions_flag(submissions=list(queryset), flagged=True, reason="TA")
-        self.message_user(request, f"已标记 {count} 个提交")
+        self.message_user(
+            request, ngettext("已标记 %(n)d 个提交", "已标记 %(n)d 个提交", count) % {"n": count}
+        )
 
     @admin.action(description=_("取消标记所选提交"), permissions=["flag"])
     def unflag_selected(self, request: HttpRequest, queryset) -> None:
         count = submissions.submissions_flag(submissions=list(queryset), flagged=False)
-        self.message_user(request, f"已取消标记 {count} 个提交")
+        self.message_user(
+            request,
+            ngettext("已取消标记 %(n)d 个提交", "已取消标记 %(n)d 个提交", count) % {"n": count},
+        )
 
     def has_rerun_permission(self, request: HttpRequest) -> bool:
         return lab_may(request.user, "rerun")
