@@ -9,9 +9,11 @@ another item's, is refused: a student appeals only their own work.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from accounts.access import OwnedQuerySet
 from gradebook.models import GradeItem
 
 RefCheck = Callable[[int, AbstractBaseUser, GradeItem], bool]
@@ -20,6 +22,20 @@ _CHECKS: dict[str, RefCheck] = {}
 
 def ref_kind_register(kind: str, check: RefCheck) -> None:
     _CHECKS[kind] = check
+
+
+def ref_kind_register_owned(
+    kind: str, objects: OwnedQuerySet, item_key: Callable[[Any], str]
+) -> None:
+    """Register ``kind`` for the rows of ``objects``: object <id> is the student's own work on the
+    item when ``objects.owned_by(student)`` (the access module's owner rule) holds it and
+    ``item_key(obj)`` is the item's key."""
+
+    def check(pk: int, student: AbstractBaseUser, item: GradeItem) -> bool:
+        obj = objects.owned_by(student).filter(pk=pk).first()
+        return obj is not None and item_key(obj) == item.key
+
+    ref_kind_register(kind, check)
 
 
 def ref_is_own(ref: str, *, student: AbstractBaseUser, item: GradeItem) -> bool:
