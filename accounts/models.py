@@ -62,6 +62,10 @@ class ApiToken(models.Model):
 
     objects = ApiTokenQuerySet.as_manager()
 
+    class Meta:
+        verbose_name = pgettext_lazy("model name", "API 令牌")
+        verbose_name_plural = pgettext_lazy("model name, plural", "API 令牌")
+
     def __str__(self) -> str:
         return f"token {self.pk} of {self.user}"
 

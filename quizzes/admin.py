@@ -12,9 +12,26 @@ from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question
 from quizzes.services import quiz_gradebook_item, quiz_late_policy
 
 
+class ChoiceForm(forms.ModelForm):
+    class Meta:
+        model = Choice
+        fields = ("key", "position", "text", "text_en", "correct")
+        # Choice's fields have no verbose names: labelled here, as PoolForm does, not by a migration.
+        labels = {
+            "key": _("选项键"),
+            "position": _("顺序"),
+            "text": _("选项内容"),
+            "text_en": _("选项内容（英文）"),
+            "correct": _("正确"),
+        }
+
+
 class ChoiceInline(admin.TabularInline):
     model = Choice
+    form = ChoiceForm
     extra = 0
+    verbose_name = pgettext_lazy("model name", "选项")
+    verbose_name_plural = pgettext_lazy("model name, plural", "选项")
 
 
 @admin.register(Question)

@@ -3,7 +3,8 @@
 The Chinese msgids of a model's names are shared with other strings (成绩 is also the gradebook's
 app name, 提交 a button) and Chinese writes the plural as the singular, so both names carry their
 own msgctxt ("model name", "model name, plural"). Before, the English admin listed "Lecture" and
-"Submit" where it meant "Lectures" and "Submission".
+"Submit" where it meant "Lectures" and "Submission". Every model and inline the admin shows has
+names of its own: Django's default ("api tokens") is English on the Chinese admin too.
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from django.utils import translation
 SAME_IN_ENGLISH = {"gradebook.GradebookSettings"}
 
 
+def _ours(model) -> bool:
+    return (settings.BASE_DIR / model._meta.app_label).is_dir()
+
+
 def _named_models() -> list:
     return [
         model
         for model in apps.get_models()
-        if (settings.BASE_DIR / model._meta.app_label).is_dir()
-        and "verbose_name_plural" in model._meta.original_attrs
+        if _ours(model) and "verbose_name_plural" in model._meta.original_attrs
     ]
 
 
@@ -48,3 +52,31 @@ def test_english_admin_index_lists_models_in_the_plural(client_instructor) -> No
     links = set(re.findall(r'<a href="/admin/\w+/\w+/"[^>]*>([^<]+)</a>', page))
     assert {"Lectures", "Submissions", "Grades", "Quizzes"} <= links, links
     assert not links & {"Lecture", "Submit", "Quiz"}, links
+
+
+def test_every_model_and_inline_in_the_admin_is_named() -> None:
+    """Django's default name is English ("api tokens", "choices") on the Chinese admin too."""
+    from django.contrib import admin
+
+    unnamed = []
+    for model, model_admin in admin.site._registry.items():
+        if _ours(model) and "verbose_name_plural" not in model._meta.original_attrs:
+            unnamed.append(model._meta.label)
+        for inline in model_admin.inlines:
+            own = "verbose_name_plural" in inline.model._meta.original_attrs
+            if not (own or inline.verbose_name_plural):
+                unnamed.append(f"{inline.__name__} in {model._meta.label}")
+    assert not unnamed, unnamed
+
+
+@pytest.mark.django_db
+def test_chinese_question_admin_labels_its_choice_rows(admin_client) -> None:
+    from quizzes.models import Question
+
+    question = Question.objects.create(
+        bank_id="q-1", lecture=1, section="sec-1-1", qtype="single", stem="题干", explanation="解析"
+    )
+    # A superuser: staff roles have no permissions on Choice, so the admin shows them no rows.
+    page = admin_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode()
+    assert "选项内容" in page and "选项键" in page
+    assert not re.search(r">\s*(Choices|Key|Position|Text en)\s*<", page)
