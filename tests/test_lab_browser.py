@@ -45,6 +45,9 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         page.wait_for_selector("#score", timeout=GRADE_MS)
         assert page.inner_text("#score") == "10.00"
         assert "通过" in page.inner_text(".verdict")
+        # The worker's message ids survive the result API: the verdict reads in Chinese.
+        assert page.inner_text(".result-message").startswith("全部 ")
+        assert page.locator('.result-message [lang="en"]').count() == 0
         sub = Submission.objects.get()
         assert sub.source.rstrip().endswith("# ready to submit")
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import torch
 
+from .messages import Msg
+
 
 @dataclass
 class Comparison:
@@ -28,15 +30,14 @@ def check_tensor_type(
 ) -> Comparison | None:
     """Exact torch.Tensor (no subclass: lazy tensors could defer work), shape, dtype, device."""
     if type(got) is not torch.Tensor:
-        return _fail(f"output {name!r} is {type(got).__name__}, expected a plain torch.Tensor")
+        return _fail(Msg("output_not_tensor", output=repr(name), kind=type(got).__name__))
     if tuple(got.shape) != tuple(expected.shape):
-        return _fail(
-            f"output {name!r} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}"
-        )
+        said = {"got": tuple(got.shape), "expected": tuple(expected.shape)}
+        return _fail(Msg("output_shape", output=repr(name), **said))
     if got.dtype != expected.dtype:
-        return _fail(f"output {name!r} has dtype {got.dtype}, expected {expected.dtype}")
+        return _fail(Msg("output_dtype", output=repr(name), got=got.dtype, expected=expected.dtype))
     if got.device.type != device.type:
-        return _fail(f"output {name!r} is on {got.device}, expected {device}")
+        return _fail(Msg("output_device", output=repr(name), got=got.device, expected=device))
     return None
 
 
@@ -70,11 +71,16 @@ def compare(
         return Comparison(True, max_abs, max_rel, 0, numel, None, "")
     flat = int(torch.nonzero(bad)[0])
     index = [int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(expected.shape))]
-    nan_note = " (got NaN: the element was never written?)" if bool(torch.isnan(g[flat])) else ""
-    message = (
-        f"{name}: {mismatches} of {numel} elements differ; first at index {index}: "
-        f"got {float(g[flat]):.6g}, expected {float(e[flat]):.6g}{nan_note} "
-        f"(atol {atol:g}, rtol {rtol:g})"
+    message = Msg(
+        "elements_differ_nan" if bool(torch.isnan(g[flat])) else "elements_differ",
+        output=name,
+        mismatches=mismatches,
+        numel=numel,
+        index=index,
+        got=f"{float(g[flat]):.6g}",
+        expected=f"{float(e[flat]):.6g}",
+        atol=f"{atol:g}",
+        rtol=f"{rtol:g}",
     )
     return Comparison(False, max_abs, max_rel, mismatches, numel, index, message)
 
@@ -84,7 +90,7 @@ def inputs_unchanged(before: dict[str, torch.Tensor], after: dict[str, Any]) -> 
     for key, original in before.items():
         now = after.get(key)
         if type(now) is not torch.Tensor or now.shape != original.shape:
-            return f"input {key!r} came back in a different form"
+            return Msg("input_wrong_form", input=repr(key))
         same = torch.equal(now.cpu(), original.cpu()) or (
             original.is_floating_point()
             and bool(
@@ -92,5 +98,5 @@ def inputs_unchanged(before: dict[str, torch.Tensor], after: dict[str, Any]) -> 
             )
         )
         if not same:
-            return f"input {key!r} was modified by the submission (inputs are read-only)"
+            return Msg("input_modified", input=repr(key))
     return None

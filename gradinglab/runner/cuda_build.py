@@ -14,6 +14,8 @@ import shutil
 import subprocess
 from typing import Any
 
+from .messages import Msg
+
 NVCC = os.environ.get("PDC_NVCC", "/usr/local/cuda/bin/nvcc")
 DEFAULT_ARCH = os.environ.get("PDC_CUDA_ARCH", "sm_80")  # A100 class when no GPU tells us better
 LOG_CAP = 64 * 1024  # bytes of compiler output kept
@@ -63,7 +65,7 @@ def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
     except subprocess.TimeoutExpired:
         return {
             "status": "timeout",
-            "message": f"nvcc took longer than {job['limits']['compile_seconds']} s",
+            "message": Msg("nvcc_timeout", seconds=job["limits"]["compile_seconds"]),
             "compile": {"ok": False, "log": "", "ptxas": None},
         }
     except FileNotFoundError:
@@ -77,28 +79,27 @@ def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
         return {
             "status": "compile_error",
             "compile": info,
-            "message": "the compiled library could not be read back (not a shared object)",
+            "message": Msg("not_shared_object"),
         }
     if job["entry"] not in symbols:
         return {
             "status": "compile_error",
             "compile": info,
-            "message": f"no function named {job['entry']!r} with C linkage: declare it "
-            f'`extern "C"` (C++ names are mangled)',
+            "message": Msg("no_c_entry", name=repr(job["entry"])),
         }
     if job["device"] != "cuda":
         # Never loaded here: loading would run the submission's static constructors.
         return {
             "status": "needs_gpu",
             "compile": info,
-            "message": "compiled; running CUDA code needs a GPU host (this is not a pass)",
+            "message": Msg("cuda_needs_gpu"),
         }
     try:  # GPU path only: the submission's constructors run here, where its kernel runs anyway
         lib = ctypes.CDLL("/run/job/submission.so")
     except OSError as exc:
         return {
             "status": "compile_error",
-            "message": f"cannot load the compiled library: {exc}",
+            "message": Msg("cannot_load_library", error=exc),
             "compile": info,
         }
     return {"status": "ok", "compile": info, "library": lib}

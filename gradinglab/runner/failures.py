@@ -8,6 +8,7 @@ import os
 import traceback
 from typing import Any
 
+from .messages import Msg
 from .sandbox import JOB_MOUNT
 
 _OOM_MARKERS = (
@@ -32,7 +33,7 @@ def classify_exception(exc: BaseException) -> dict[str, Any]:
         return gpu_only
     text = f"{type(exc).__name__}: {exc}"
     if any(m in text for m in _OOM_MARKERS):
-        return {"status": "memory_limit", "message": "out of memory: " + text[:500]}
+        return {"status": "memory_limit", "message": Msg("out_of_memory", detail=text[:500])}
     kind = type(exc).__name__
     status = (
         "compile_error"
@@ -53,8 +54,7 @@ def needs_gpu(exc: BaseException) -> dict[str, Any] | None:
         return None
     return {
         "status": "needs_gpu",
-        "message": "this code needs a GPU (the CPU path runs the Triton interpreter on CPU "
-        f'tensors; use the inputs\' device, not "cuda"): {reason}',
+        "message": Msg("needs_gpu", reason=reason),
     }
 
 

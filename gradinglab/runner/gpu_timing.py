@@ -25,6 +25,7 @@ from typing import Any
 import torch
 
 from .failures import classify_exception
+from .messages import Msg
 
 # Trusted side only (the PyTorch baseline runs in the grader process, never in the sandbox).
 _perf = time.perf_counter
@@ -137,7 +138,7 @@ class BenchBuffers:
                     entry(*args)
             except BaseException as exc:
                 failure = classify_exception(exc)
-                failure["message"] = f"during timed call {i}: {failure['message']}"
+                failure["message"] = Msg("during_timed_call", i=i) + failure["message"]
                 return {"failure": failure}
             if end is not None:
                 end.record()
@@ -166,7 +167,7 @@ class BenchBuffers:
                 _sync(self.device)
             except BaseException as exc:
                 failure = classify_exception(exc)
-                failure["message"] = f"during warm-up: {failure['message']}"
+                failure["message"] = Msg("during_warm_up") + failure["message"]
                 return failure
         if self.device.type == "cuda":
             pin_autotuners()

@@ -14,6 +14,7 @@ import torch
 
 from . import canary, cuda_build, measure, pool, scoring, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
+from .messages import Msg, from_wire
 from .problems import Problem, ProblemInvalid, load_problem
 from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, read_returned
 from .result import finish, new_document
@@ -57,10 +58,10 @@ def grade(
     try:
         _grade(doc, problem, source, backend, seed, dev, on_phase, public_only, cpu_timing)
     except SandboxStartError as exc:
-        finish(doc, status="infrastructure_error", message=f"the sandbox could not start: {exc}")
+        finish(doc, status="infrastructure_error", message=Msg("sandbox_start", error=exc))
     except Exception as exc:
         doc["log"] = traceback.format_exc()[-4000:]
-        finish(doc, status="infrastructure_error", message=f"internal grader error: {exc!r}")
+        finish(doc, status="infrastructure_error", message=Msg("internal_error", error=repr(exc)))
     scoring.apply(doc, problem)
     doc["elapsed_s"] = round(time.monotonic() - started, 3)
     return doc
@@ -72,10 +73,10 @@ def gpu_readiness(gpu_index: int) -> canary.Readiness:
 
 
 _REFUSALS = {
-    SourceProblem.NOT_TEXT: "the submission must be text",
-    SourceProblem.TOO_LARGE: f"the submission is larger than {MAX_SOURCE_BYTES // 1024} KiB",
-    SourceProblem.NUL: "the submission contains NUL bytes",
-    SourceProblem.EMPTY: "the submission is empty",
+    SourceProblem.NOT_TEXT: Msg("refused_not_text"),
+    SourceProblem.TOO_LARGE: Msg("refused_too_large", kib=MAX_SOURCE_BYTES // 1024),
+    SourceProblem.NUL: Msg("refused_nul"),
+    SourceProblem.EMPTY: Msg("refused_empty"),
 }
 
 
@@ -208,7 +209,7 @@ def _verdict(
     verdict = classify(outcome, limits, conv)
     if not verdict and doc["backend"] == "cuda" and dev.type != "cuda":
         # Whatever the sandbox claims, CUDA code never ran here: compiled is all it can be.
-        verdict = ("needs_gpu", "compiled; running CUDA code needs a GPU host (this is not a pass)")
+        verdict = ("needs_gpu", Msg("cuda_needs_gpu"))
     if verdict:
         _mark_failed_case(doc, cases, result)
         finish(doc, status=verdict[0], message=verdict[1])
@@ -219,8 +220,8 @@ def _verdict(
         if timing.get("verdict"):
             finish(doc, status=timing["verdict"][0], message=timing["verdict"][1])
             return
-    note = " (CPU path: correctness only)" if dev.type != "cuda" else ""
-    finish(doc, status="accepted", message=f"all {len(cases)} tests passed{note}")
+    said = "all_passed" if dev.type == "cuda" else "all_passed_cpu"
+    finish(doc, status="accepted", message=Msg(said, n=len(cases)))
 
 
 def case_seed(seed: int, index: int, dtype: str) -> int:
@@ -358,54 +359,42 @@ def classify(
     sealed = conv is None or conv.sealed
     if conv is not None and conv.violation:
         if not sealed:
-            return (
-                "infrastructure_error",
-                f"grading harness protocol error before your code ran: {conv.violation}",
-            )
-        return "runtime_error", (
-            "your program wrote to the grader's status channel or broke its protocol "
-            f"({conv.violation}); the run counts as an attempt"
-        )
+            return "infrastructure_error", Msg("protocol_before_seal", detail=conv.violation)
+        return "runtime_error", Msg("protocol_after_seal", detail=conv.violation)
     if not sealed and result.get("status") == "infrastructure_error":
         phase = result.get("phase") or "prepare"
-        return (
-            "infrastructure_error",
-            f"grader failure in phase {phase}: {result.get('message', '')}",
+        return "infrastructure_error", Msg(
+            "harness_phase_failure", phase=phase, detail=result.get("message", "")
         )
     if outcome.ended == "timeout":
-        return (
-            "timeout",
-            f"time limit exceeded: the job ran longer than {limits.wall_seconds:g} s (wall clock)",
-        )
+        return "timeout", Msg("timeout_wall", seconds=f"{limits.wall_seconds:g}")
     if outcome.ended == "cpu_limit":
-        return "timeout", f"time limit exceeded: more than {limits.cpu_seconds:g} s of CPU time"
+        return "timeout", Msg("timeout_cpu", seconds=f"{limits.cpu_seconds:g}")
     if outcome.ended == "output_limit":
-        return "runtime_error", (
-            f"output limit exceeded: more than {limits.output_bytes // 1024} KiB "
-            "printed; the job was stopped"
-        )
+        return "runtime_error", Msg("output_limit", kib=limits.output_bytes // 1024)
     if outcome.oom_killed:
-        return "memory_limit", f"memory limit exceeded ({limits.memory_mb} MiB)"
+        return "memory_limit", Msg("memory_limit", mib=limits.memory_mb)
     if not sealed:  # the harness died before any student code existed: the grader's failure
-        return "infrastructure_error", (
-            "the grading harness stopped before your code was loaded "
-            f"(phase prepare, exit code {outcome.exit_code}, signal {outcome.signal})"
+        return "infrastructure_error", Msg(
+            "harness_died", code=outcome.exit_code, signal=outcome.signal
         )
     if outcome.ended == "signalled":
         name = _SIGNAL_NAMES.get(outcome.signal or 0, f"signal {outcome.signal}")
-        return "runtime_error", f"the submission crashed with {name}"
+        return "runtime_error", Msg("crashed", signal=name)
     if outcome.ended != "done":
-        return (
-            "runtime_error",
-            f"the submission exited before finishing (exit code {outcome.exit_code})",
-        )
+        return "runtime_error", Msg("exited_early", code=outcome.exit_code)
     status = result.get("status")
-    message = str(result.get("message", ""))
+    message = _said(result)
     if not result:  # the parent read everything it asked for
         return None
     if status == "memory_limit":
-        message = f"memory limit exceeded ({limits.memory_mb} MiB): {message}"
+        message = Msg("memory_limit_because", mib=limits.memory_mb) + message
     return status, message
+
+
+def _said(result: dict[str, Any]) -> str:
+    """The harness's message, with its translatable parts when they are well formed."""
+    return from_wire(str(result.get("message", "")), result.get("message_parts"))
 
 
 def _mark_failed_case(
@@ -413,7 +402,7 @@ def _mark_failed_case(
 ) -> None:
     index = result.get("failed_case")
     if isinstance(index, int) and 0 <= index < len(cases):
-        doc["tests"].append(_test_entry(cases[index], False, None, str(result.get("message", ""))))
+        doc["tests"].append(_test_entry(cases[index], False, None, _said(result)))
 
 
 def _test_entry(case: dict[str, Any], passed: bool, cmp: Any, message: str) -> dict[str, Any]:
@@ -444,7 +433,7 @@ def check_outputs(
         finish(
             doc,
             status="wrong_answer",
-            message=f"outputs could not be read back as plain tensors: {str(exc)[:300]}",
+            message=Msg("outputs_unreadable", detail=str(exc)[:300]),
         )
         return False
     returned_value = set(tested.get("returned_value") or [])
@@ -454,7 +443,7 @@ def check_outputs(
         entry, why = _check_case(case, got, index in returned_value)
         doc["tests"].append(entry)
         if not entry["passed"] and first_fail is None:
-            first_fail = f"test {case['name']}: {why}"
+            first_fail = Msg("test_failed", name=case["name"]) + why
     if first_fail:
         finish(doc, status="wrong_answer", message=first_fail)
         return False
@@ -464,10 +453,9 @@ def check_outputs(
 def _check_case(
     case: dict[str, Any], got: dict[str, Any], returned_value: bool
 ) -> tuple[dict, str]:
-    hint = " (your function returned a value: write results into the output tensors in place)"
     outputs = got.get("outputs") if isinstance(got, dict) else None
     if not isinstance(outputs, dict):
-        return _test_entry(case, False, None, "no outputs came back"), "no outputs came back"
+        return _test_entry(case, False, None, Msg("no_outputs")), Msg("no_outputs")
     moved = got.get("repointed") if isinstance(got.get("repointed"), list) else []
     first_cmp = None
     for key, expected in case["expected"].items():
@@ -480,12 +468,11 @@ def _check_case(
         cmp = compare(key, tensor, expected, atol, rtol)
         first_cmp = first_cmp or cmp
         if not cmp.passed:
-            msg = cmp.message + (hint if returned_value else "")
+            msg = cmp.message
+            if returned_value:
+                msg += Msg("hint_returned_value")
             if key in moved:
-                msg += (
-                    f" (your code re-pointed {key!r} at other memory, e.g. with set_(): "
-                    "write into the tensor you were given)"
-                )
+                msg += Msg("hint_repointed", output=repr(key))
             return _test_entry(case, False, cmp, msg), msg
     mutated = inputs_unchanged(case["inputs"], got.get("inputs") or {})
     if mutated:

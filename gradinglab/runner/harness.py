@@ -20,12 +20,15 @@ import time
 from typing import Any
 
 from .failures import classify_exception, needs_gpu, student_traceback
+from .messages import Msg, parts_of
 from .sandbox import JOB_MOUNT as JOB
 
 _status_fd = -1
 
 
 def send(event: str, **fields: Any) -> None:
+    if parts := parts_of(fields.get("message", "")):  # the ids the web translates (messages.py)
+        fields["message_parts"] = parts
     data = (json.dumps({"event": event, **fields}, default=str) + "\n").encode()
     while data:  # a pipe write of <= PIPE_BUF is atomic; longer ones may be partial
         data = data[os.write(_status_fd, data) :]
@@ -153,11 +156,11 @@ def grade(job: dict[str, Any], state: dict[str, Any]) -> Any:
     try:
         result = load_and_test(job, state)
     except MemoryError:
-        result = {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}
+        result = {"status": "memory_limit", "message": Msg("out_of_memory_job")}
     except BaseException as exc:  # after the seal this cannot be told from interference
         result = {
             "status": "runtime_error",
-            "message": f"the grader failed after your code was loaded: {exc!r}"[:1000],
+            "message": Msg("grader_failed_after_load", error=repr(exc)[:950]),
         }
     if "entry" not in result:
         send("done", **result)
@@ -196,13 +199,13 @@ def load_triton_module(entry_name: str) -> dict[str, Any]:
     try:
         spec.loader.exec_module(module)
     except SyntaxError as exc:
-        where = f"submission.py, line {exc.lineno}" + (
-            f", column {exc.offset}" if exc.offset else ""
+        said = {"line": exc.lineno, "error": exc.msg, "text": (exc.text or "").rstrip()}
+        message = (
+            Msg("syntax_error_at", column=exc.offset, **said)
+            if exc.offset
+            else Msg("syntax_error", **said)
         )
-        return {
-            "status": "compile_error",
-            "message": f"{where}: {exc.msg}\n{(exc.text or '').rstrip()}",
-        }
+        return {"status": "compile_error", "message": message}
     except MemoryError:
         raise
     except BaseException as exc:
@@ -210,13 +213,13 @@ def load_triton_module(entry_name: str) -> dict[str, Any]:
             return gpu_only
         return {
             "status": "compile_error",
-            "message": "error while importing your module:\n" + student_traceback(exc),
+            "message": Msg("import_error", traceback=student_traceback(exc)),
         }
     entry = getattr(module, entry_name, None)
     if not callable(entry):
         return {
             "status": "compile_error",
-            "message": f"your module does not define a function named {entry_name!r}",
+            "message": Msg("no_entry", name=repr(entry_name)),
         }
     return {"entry": entry}
 
@@ -253,7 +256,7 @@ def call_entry(entry: Any, args: list[Any], device: Any) -> tuple[dict[str, Any]
             torch.cuda.synchronize()  # device-wide: side-stream work finishes before the snapshot
         return None, value
     except MemoryError:
-        return {"status": "memory_limit", "message": "out of memory (the job's memory limit)"}, None
+        return {"status": "memory_limit", "message": Msg("out_of_memory_job")}, None
     except BaseException as exc:
         return classify_exception(exc), None
 

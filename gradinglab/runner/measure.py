@@ -22,6 +22,7 @@ import torch
 
 from . import gpu_timing, timing_check
 from .compare import compare, inputs_unchanged
+from .messages import Msg
 from .problems import Problem
 from .protocol import MAX_SAMPLE_BYTES, Conversation, Unreadable, read_returned
 
@@ -278,7 +279,7 @@ def _time_one(
                 raise Stop(
                     (
                         "wrong_answer",
-                        f"wrong result during timed calls ({bench['name']}, {bench['dtype']}): {why}",
+                        Msg("timed_wrong_result", bench=bench["name"], dtype=bench["dtype"]) + why,
                     )
                 )
             per_call.append(max(0.0, (last.seconds - cal["seconds"]) / n_sets * 1e3))
@@ -298,7 +299,7 @@ def _time_one(
         raise Stop(
             (
                 "wrong_answer",
-                f"wrong result during timed calls ({bench['name']}, {bench['dtype']}): {why}",
+                Msg("timed_wrong_result", bench=bench["name"], dtype=bench["dtype"]) + why,
             )
         )
     return entry, flags, verdict

@@ -84,7 +84,8 @@ def check_done(msg: dict[str, Any], *, sealed: bool, cpu_path: bool) -> str | No
         allowed = ("infrastructure_error",)
     if status not in allowed:
         return f"unexpected status {str(status)[:40]!r}"
-    known = {"event", "status", "message", "failed_case", "kernel", "compile", "phase"}
+    known = {"event", "status", "message", "message_parts", "failed_case", "kernel", "compile"}
+    known.add("phase")  # message_parts: checked where the message is used (messages.from_wire)
     if set(msg) - known:
         return f"unexpected fields {sorted(set(msg) - known)[:5]}"
     if not isinstance(msg.get("message", ""), str):

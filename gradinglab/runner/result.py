@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .messages import parts_of
+
 SCHEMA_VERSION = 2
 RUNNER_VERSION = "2.0.0"
 
@@ -90,7 +92,7 @@ def finish(doc: dict[str, Any], *, status: str, message: str) -> dict[str, Any]:
     assert status in STATUSES, status
     doc["status"] = status
     doc["gradable"] = status != "infrastructure_error"
-    doc["message"] = cap_text(message, CAP_MESSAGE)
+    _set_message(doc, message, CAP_MESSAGE)
     doc["log"] = cap_text(doc.get("log", ""), CAP_LOG)
     doc["tests"] = [_cap_test(t) for t in doc.get("tests", [])[:MAX_TESTS]]
     doc["flags"] = [cap_text(f, CAP_FLAG) for f in doc.get("flags", [])[:MAX_FLAGS]]
@@ -104,9 +106,22 @@ def finish(doc: dict[str, Any], *, status: str, message: str) -> dict[str, Any]:
     return doc
 
 
+def _set_message(d: dict[str, Any], message: str, limit: int) -> None:
+    """The English text, capped, and beside it the parts the web translates (messages.py): kept
+    only when the text fits, since parts must spell exactly what the text says. Finishing again
+    with the stored text keeps the stored parts."""
+    old_parts = d.get("message_parts") if message == d.get("message") else None
+    parts = parts_of(message) or old_parts or []
+    d["message"] = cap_text(message, limit)
+    if parts and len(str(message)) <= limit:
+        d["message_parts"] = parts
+    else:
+        d.pop("message_parts", None)
+
+
 def _cap_test(t: dict[str, Any]) -> dict[str, Any]:
     t["name"] = cap_text(t.get("name", ""), CAP_NAME)
-    t["message"] = cap_text(t.get("message", ""), CAP_TEST_MESSAGE)
+    _set_message(t, t.get("message", ""), CAP_TEST_MESSAGE)
     for key in ("max_abs_error", "max_rel_error"):
         t[key] = finite_or_none(t.get(key))
     return t

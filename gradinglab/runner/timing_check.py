@@ -10,6 +10,7 @@ import torch
 
 from . import devices, floors, gpu_timing
 from .compare import compare, inputs_unchanged
+from .messages import Msg
 from .problems import Problem
 
 
@@ -177,8 +178,6 @@ def judge(
             f"median {stats['median_ms']:.4f} ms is below the physical floor "
             f"{floor_ms:.4f} ms for {doc['device']['name']}: flagged for TA review"
         )
-        return "rejected", (
-            "measured time is faster than the hardware allows "
-            f"({stats['median_ms']:.4f} ms < floor {floor_ms:.4f} ms); a TA will review it"
-        )
+        said = {"median": f"{stats['median_ms']:.4f}", "floor": f"{floor_ms:.4f}"}
+        return "rejected", Msg("below_floor", **said)
     return None

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from django import template
-from django.utils.html import format_html
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from gradinglab import result_text
 from gradinglab.models import Submission
 
 register = template.Library()
@@ -58,30 +55,15 @@ def sci(value: float | None) -> str:
         return str(value)
 
 
-_ALL_PASSED = re.compile(r"^all (\d+) tests passed( \(CPU path: correctness only\))?$")
-# runner/timing_check.judge's rejection of a median below the physical floor.
-_BELOW_FLOOR = re.compile(
-    r"^measured time is faster than the hardware allows "
-    r"\(([0-9.]+) ms < floor ([0-9.]+) ms\); a TA will review it$"
-)
+@register.filter
+def result_message(doc: dict | None) -> str:
+    """The grader's one-line verdict in the page's language (gradinglab/result_text.py)."""
+    doc = doc or {}
+    return result_text.render(doc.get("message"), doc.get("message_parts"))
 
 
 @register.filter
-def result_message(doc: dict) -> str:
-    """The grader's one-line verdict in the page's language. The grader writes English; the common
-    verdicts are translated here, anything else is grader output and is shown marked as English."""
-    message = str((doc or {}).get("message") or "")
-    match = _ALL_PASSED.match(message)
-    if match:
-        n = int(match.group(1))
-        if match.group(2):
-            return gettext("全部 %(n)d 个测试通过（CPU 路径：只检查正确性）") % {"n": n}
-        return gettext("全部 %(n)d 个测试通过") % {"n": n}
-    if match := _BELOW_FLOOR.match(message):
-        return gettext("测得的时间比硬件允许的还快（%(m)s ms < 下限 %(f)s ms）；助教会查看。") % {
-            "m": match.group(1),
-            "f": match.group(2),
-        }
-    if not message:
-        return ""
-    return format_html('<span lang="en">{}</span>', message)
+def test_message(test: dict | None) -> str:
+    """One test's note in the page's language, the same way."""
+    test = test or {}
+    return result_text.render(test.get("message"), test.get("message_parts"))

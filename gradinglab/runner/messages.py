@@ -1,0 +1,200 @@
+"""What the grader tells a student, as message ids with arguments, and in English.
+
+The runner has no Django (it runs on GPU hosts and inside the sandbox), so it cannot translate.
+It writes each message twice in the result document: ``message`` in English, as before, and
+``message_parts``, the ids and arguments it was built from. The web side
+(``gradinglab/result_text.py``) says each part in the page's language and falls back to the
+English text for anything it does not know. An argument is shown as it is (a name, a number, a
+traceback); only the words around it are translated.
+
+A ``Msg`` is a ``str`` (the English text), so code that logs, caps, compares or stores a message
+keeps working. ``+`` joins messages and keeps their parts; any other string operation (an
+f-string, a slice) gives plain English text with no parts, which the web shows as English.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+# id -> English template (str.format fields). The web's translations use exactly these fields.
+ENGLISH: dict[str, str] = {
+    # verdicts the trusted side decides
+    "all_passed": "all {n} tests passed",
+    "all_passed_cpu": "all {n} tests passed (CPU path: correctness only)",
+    "refused_not_text": "the submission must be text",
+    "refused_too_large": "the submission is larger than {kib} KiB",
+    "refused_nul": "the submission contains NUL bytes",
+    "refused_empty": "the submission is empty",
+    "sandbox_start": "the sandbox could not start: {error}",
+    "internal_error": "internal grader error: {error}",
+    "cuda_needs_gpu": "compiled; running CUDA code needs a GPU host (this is not a pass)",
+    "protocol_before_seal": "grading harness protocol error before your code ran: {detail}",
+    "protocol_after_seal": (
+        "your program wrote to the grader's status channel or broke its protocol ({detail}); "
+        "the run counts as an attempt"
+    ),
+    "harness_phase_failure": "grader failure in phase {phase}: {detail}",
+    "harness_died": (
+        "the grading harness stopped before your code was loaded "
+        "(phase prepare, exit code {code}, signal {signal})"
+    ),
+    "timeout_wall": "time limit exceeded: the job ran longer than {seconds} s (wall clock)",
+    "timeout_cpu": "time limit exceeded: more than {seconds} s of CPU time",
+    "output_limit": ("output limit exceeded: more than {kib} KiB printed; the job was stopped"),
+    "memory_limit": "memory limit exceeded ({mib} MiB)",
+    "memory_limit_because": "memory limit exceeded ({mib} MiB): ",
+    "crashed": "the submission crashed with {signal}",
+    "exited_early": "the submission exited before finishing (exit code {code})",
+    "outputs_unreadable": "outputs could not be read back as plain tensors: {detail}",
+    "test_failed": "test {name}: ",
+    "no_outputs": "no outputs came back",
+    "hint_returned_value": (
+        " (your function returned a value: write results into the output tensors in place)"
+    ),
+    "hint_repointed": (
+        " (your code re-pointed {output} at other memory, e.g. with set_(): "
+        "write into the tensor you were given)"
+    ),
+    "output_not_tensor": "output {output} is {kind}, expected a plain torch.Tensor",
+    "output_shape": "output {output} has shape {got}, expected {expected}",
+    "output_dtype": "output {output} has dtype {got}, expected {expected}",
+    "output_device": "output {output} is on {got}, expected {expected}",
+    "elements_differ": (
+        "{output}: {mismatches} of {numel} elements differ; first at index {index}: "
+        "got {got}, expected {expected} (atol {atol}, rtol {rtol})"
+    ),
+    "elements_differ_nan": (
+        "{output}: {mismatches} of {numel} elements differ; first at index {index}: "
+        "got {got}, expected {expected} (got NaN: the element was never written?) "
+        "(atol {atol}, rtol {rtol})"
+    ),
+    "input_wrong_form": "input {input} came back in a different form",
+    "input_modified": "input {input} was modified by the submission (inputs are read-only)",
+    "timed_wrong_result": "wrong result during timed calls ({bench}, {dtype}): ",
+    "below_floor": (
+        "measured time is faster than the hardware allows "
+        "({median} ms < floor {floor} ms); a TA will review it"
+    ),
+    # what the harness says from inside the sandbox
+    "out_of_memory_job": "out of memory (the job's memory limit)",
+    "out_of_memory": "out of memory: {detail}",
+    "grader_failed_after_load": "the grader failed after your code was loaded: {error}",
+    "syntax_error": "submission.py, line {line}: {error}\n{text}",
+    "syntax_error_at": "submission.py, line {line}, column {column}: {error}\n{text}",
+    "import_error": "error while importing your module:\n{traceback}",
+    "no_entry": "your module does not define a function named {name}",
+    "needs_gpu": (
+        "this code needs a GPU (the CPU path runs the Triton interpreter on CPU tensors; "
+        'use the inputs\' device, not "cuda"): {reason}'
+    ),
+    "during_timed_call": "during timed call {i}: ",
+    "during_warm_up": "during warm-up: ",
+    "nvcc_timeout": "nvcc took longer than {seconds} s",
+    "not_shared_object": "the compiled library could not be read back (not a shared object)",
+    "no_c_entry": (
+        'no function named {name} with C linkage: declare it `extern "C"` (C++ names are mangled)'
+    ),
+    "cannot_load_library": "cannot load the compiled library: {error}",
+}
+TEXT = "text"  # the id of a part that is English text with no id (shown as English)
+
+# The harness's messages come from the process the student's code runs in, so they are claims:
+# the trusted side keeps parts from there only with these ids (never a pass or a TA's words).
+SANDBOX_IDS = frozenset(
+    {
+        "out_of_memory_job",
+        "out_of_memory",
+        "grader_failed_after_load",
+        "syntax_error",
+        "syntax_error_at",
+        "import_error",
+        "no_entry",
+        "needs_gpu",
+        "during_timed_call",
+        "during_warm_up",
+        "nvcc_timeout",
+        "not_shared_object",
+        "no_c_entry",
+        "cannot_load_library",
+        "cuda_needs_gpu",
+        TEXT,
+    }
+)
+MAX_PARTS = 8
+MAX_ARG_CHARS = 1000  # characters of one argument (a traceback is cut, like the message)
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+class Msg(str):
+    """English text that remembers the message parts it was made of."""
+
+    parts: tuple[dict[str, Any], ...]
+
+    def __new__(cls, message_id: str, **args: Any) -> Msg:
+        clean = {k: str(v)[:MAX_ARG_CHARS] for k, v in args.items()}
+        return cls._of(({"id": message_id, "args": clean},))
+
+    @classmethod
+    def _of(cls, parts: tuple[dict[str, Any], ...]) -> Msg:
+        self = super().__new__(cls, "".join(_english(p) for p in parts))
+        self.parts = parts
+        return self
+
+    def __add__(self, other: str) -> Msg:  # type: ignore[override]
+        return Msg._of(self.parts + _parts_of(other))
+
+    def __radd__(self, other: str) -> Msg:
+        return Msg._of(_parts_of(other) + self.parts)
+
+
+def _english(part: dict[str, Any]) -> str:
+    if part["id"] == TEXT:
+        return part["args"]["text"]
+    return ENGLISH[part["id"]].format(**part["args"])
+
+
+def _parts_of(value: str) -> tuple[dict[str, Any], ...]:
+    if isinstance(value, Msg):
+        return value.parts
+    return ({"id": TEXT, "args": {"text": str(value)}},)
+
+
+def parts_of(message: str) -> list[dict[str, Any]]:
+    """What the result document stores beside the English text ([] for plain text)."""
+    if not isinstance(message, Msg) or len(message.parts) > MAX_PARTS:
+        return []
+    return [dict(p, args=dict(p["args"])) for p in message.parts]
+
+
+def from_wire(message: str, parts: Any, allowed: frozenset[str] = SANDBOX_IDS) -> str:
+    """The message a harness sent, with its parts kept only when every part is well formed,
+    uses an allowed id with exactly its template's fields, and the parts spell ``message``;
+    otherwise the plain English text."""
+    if not valid_parts(parts, allowed):
+        return message
+    built = Msg._of(tuple({"id": p["id"], "args": dict(p["args"])} for p in parts))
+    return built if str(built) == message else message
+
+
+def valid_parts(parts: Any, allowed: frozenset[str] | None = None) -> bool:
+    if not isinstance(parts, list) or not 0 < len(parts) <= MAX_PARTS:
+        return False
+    return all(_valid_part(p, allowed) for p in parts)
+
+
+def _valid_part(part: Any, allowed: frozenset[str] | None) -> bool:
+    if not isinstance(part, dict) or set(part) != {"id", "args"}:
+        return False
+    pid, args = part["id"], part["args"]
+    if pid != TEXT and pid not in ENGLISH or (allowed is not None and pid not in allowed):
+        return False
+    want = {"text"} if pid == TEXT else fields(ENGLISH[pid])
+    return (
+        isinstance(args, dict)
+        and set(args) == want
+        and all(isinstance(v, str) and len(v) <= MAX_ARG_CHARS for v in args.values())
+    )
