@@ -47,6 +47,9 @@ _TA_PERMISSIONS = [
     "quizzes.change_quiz",
     "quizzes.add_question",
     "quizzes.change_question",
+    "quizzes.view_choice",  # a question's choices are part of it: the admin's inline rows
+    "quizzes.add_choice",
+    "quizzes.change_choice",
     "quizzes.add_quizquestion",
     "quizzes.change_quizquestion",
     "accounts.view_profile",

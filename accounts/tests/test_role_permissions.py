@@ -73,3 +73,17 @@ def test_ta_may_view_comment_regrade_and_flag_submissions_but_not_delete(ta, ins
     assert not ta.has_perm("gradinglab.add_assignment")
     assert instructor.has_perm("gradinglab.add_assignment")
     assert not instructor.has_perm("gradinglab.delete_submission")
+
+
+@pytest.mark.django_db
+def test_a_ta_who_may_change_a_question_sees_and_edits_its_choices(client_ta) -> None:
+    """Choices are edited inline on the question's admin page; without the choice permissions
+    Django hides the inline, and a TA saw a multiple-choice question with no choices."""
+    from quizzes.tests.factories import question_single
+
+    question = question_single("rp-s1")
+    url = reverse("admin:quizzes_question_change", args=[question.pk])
+    page = client_ta.get(url).content.decode()
+    assert 'name="choices-TOTAL_FORMS"' in page
+    texts = list(question.choices.values_list("text", flat=True))
+    assert texts and all(f"{text}</textarea>" in page for text in texts)
