@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -120,6 +121,12 @@ PARTIAL_HELP = _(
 )
 
 
+# Path segments quizzes/urls.py gives other pages: a quiz named "staff" could not be opened at
+# /quizzes/staff/ (the staff list), one named "bank" not edited at /quizzes/staff/bank/ (the bank).
+# quizzes/tests/test_url_precedence.py derives the list from the URLconf and checks it.
+RESERVED_SLUGS = frozenset({"staff", "bank"})
+
+
 class Quiz(models.Model):
     class Kind(models.TextChoices):
         PRACTICE = "practice", _("练习")
@@ -225,6 +232,13 @@ class Quiz(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def clean(self) -> None:
+        super().clean()
+        if self.slug in RESERVED_SLUGS:
+            raise ValidationError(
+                {"slug": _("“%(slug)s” 是网站自己页面的地址，请换一个短名。") % {"slug": self.slug}}
+            )
 
     @property
     def is_graded(self) -> bool:

@@ -1,7 +1,7 @@
 """The quiz URLconf's order is part of its meaning: the staff pages come before the `<slug>/` quiz
 pages ("staff" is never read as a quiz slug), and the question bank before the staff pages of one
 quiz ("bank" is never read as one either). A quiz slug that is not a reserved word reaches its own
-pages, the student's and the staff's. Resolving only: no database, well under a second."""
+pages, the student's and the staff's, and the quiz form refuses the reserved ones."""
 
 from __future__ import annotations
 
@@ -34,3 +34,39 @@ CASES = [
 def test_url_reaches_its_view(url: str, view_name: str, kwargs: dict) -> None:
     match = resolve(url)
     assert (match.view_name, match.kwargs) == (view_name, kwargs)
+
+
+def _literal_segments() -> set[str]:
+    """Every fixed path segment of the quiz URLconf (staff, bank, new, attempt, ...)."""
+    from quizzes import urls
+
+    routes = [str(p.pattern) for p in urls.urlpatterns]
+    routes += [str(p.pattern) for group in (urls.quiz_urls, urls.staff_quiz_urls) for p in group]
+    return {s for r in routes for s in r.split("/") if s and "<" not in s and "." not in s}
+
+
+def test_a_quiz_slug_reaches_its_pages_unless_it_is_reserved() -> None:
+    """RESERVED_SLUGS is exactly the fixed segments a quiz slug would lose its pages to."""
+    from django.urls import reverse
+
+    from quizzes.models import RESERVED_SLUGS
+
+    lost = set()
+    for slug in _literal_segments():
+        for name in ("quizzes:detail", "quizzes:staff_quiz"):
+            match = resolve(reverse(name, kwargs={"slug": slug}))
+            if (match.view_name, match.kwargs) != (name, {"slug": slug}):
+                lost.add(slug)
+    assert lost == RESERVED_SLUGS
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["staff", "bank"])
+def test_the_quiz_form_refuses_a_reserved_slug(slug: str) -> None:
+    from quizzes.forms import QuizSettingsForm
+
+    data = {"title": "t", "slug": slug, "late_penalty_percent": "0", "grade_max_points": "10",
+            "grading_method": "best"}  # fmt: skip
+    form = QuizSettingsForm(data)
+    assert not form.is_valid() and "slug" in form.errors
+    assert QuizSettingsForm({**data, "slug": "week-1"}).is_valid()
