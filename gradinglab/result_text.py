@@ -79,6 +79,11 @@ SAID: dict[str, Promise] = {
         "这段代码需要 GPU（CPU 路径在 CPU 张量上运行 Triton 解释器；"
         '请使用输入张量所在的设备，而不是 "cuda"）：{reason}'
     ),
+    "out_of_bounds": _(
+        "核函数 '{kernel}' 中越界的 {op}：{count} 个元素不在任何张量参数之内"
+        "（第一个在地址 {address}，{nbytes} 字节）；请给这次访问加上掩码"
+    ),
+    "device_assert_failed": _("核函数 '{kernel}' 中 tl.device_assert 失败：{detail}"),
     "during_timed_call": _("第 {i} 次计时调用中："),
     "during_warm_up": _("预热时："),
     "nvcc_timeout": _("nvcc 运行超过 {seconds} 秒"),

@@ -26,7 +26,7 @@ def classify_exception(exc: BaseException) -> dict[str, Any]:
     if violation is not None:  # the interpreter wraps it in InterpreterError(repr(e)); unwrap
         return {
             "status": "runtime_error",
-            "message": str(violation),
+            "message": getattr(violation, "said", str(violation)),
             "kernel": getattr(violation, "kernel", None),
         }
     if gpu_only := needs_gpu(exc):

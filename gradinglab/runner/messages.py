@@ -88,6 +88,11 @@ ENGLISH: dict[str, str] = {
         "this code needs a GPU (the CPU path runs the Triton interpreter on CPU tensors; "
         'use the inputs\' device, not "cuda"): {reason}'
     ),
+    "out_of_bounds": (
+        "out-of-bounds {op} in kernel '{kernel}': {count} element(s) outside every tensor "
+        "argument (first at address {address}, {nbytes} bytes); mask the access"
+    ),
+    "device_assert_failed": "tl.device_assert failed in kernel '{kernel}': {detail}",
     "during_timed_call": "during timed call {i}: ",
     "during_warm_up": "during warm-up: ",
     "nvcc_timeout": "nvcc took longer than {seconds} s",
@@ -111,6 +116,8 @@ SANDBOX_IDS = frozenset(
         "import_error",
         "no_entry",
         "needs_gpu",
+        "out_of_bounds",
+        "device_assert_failed",
         "during_timed_call",
         "during_warm_up",
         "nvcc_timeout",

@@ -15,22 +15,30 @@ from typing import Any
 
 import numpy as np
 
+from .messages import Msg
+
 SUPPORTED_TRITON = ("3.7.",)
 
 
 class OutOfBoundsAccess(RuntimeError):
     def __init__(self, kernel: str, op: str, address: int, nbytes: int, count: int):
         self.kernel, self.op, self.address, self.count = kernel, op, address, count
-        super().__init__(
-            f"out-of-bounds {op} in kernel '{kernel}': {count} element(s) outside every tensor "
-            f"argument (first at address {address:#x}, {nbytes} bytes); mask the access"
+        self.said = Msg(
+            "out_of_bounds",
+            op=op,
+            kernel=kernel,
+            count=count,
+            address=f"{address:#x}",
+            nbytes=nbytes,
         )
+        super().__init__(str(self.said))
 
 
 class DeviceAssertionError(RuntimeError):
     def __init__(self, kernel: str, message: str):
         self.kernel = kernel
-        super().__init__(f"tl.device_assert failed in kernel '{kernel}': {message}")
+        self.said = Msg("device_assert_failed", kernel=kernel, detail=message)
+        super().__init__(str(self.said))
 
 
 _state = threading.local()
