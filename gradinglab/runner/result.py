@@ -1,4 +1,4 @@
-"""The result document (schema v2): building it, capping every text field, validating it."""
+"""The result document (schema v3): building it, capping every text field, validating it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 from .messages import parts_of
 
-SCHEMA_VERSION = 2
-RUNNER_VERSION = "2.0.0"
+SCHEMA_VERSION = 3  # v3 adds message_parts; the web still takes v2 from workers not yet updated
+RUNNER_VERSION = "3.0.0"
 
 STATUSES = (
     "accepted",

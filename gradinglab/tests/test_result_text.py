@@ -116,6 +116,8 @@ def test_the_document_keeps_parts_only_when_they_fit_and_the_schema_checks_them(
     too_long = Msg("import_error", traceback="x" * 900) + "y" * CAP_MESSAGE
     finish(doc, status="runtime_error", message=too_long)
     assert "message_parts" not in doc  # capped text: the parts would not spell it
+    assert doc["schema_version"] == 3
+    validate({**doc, "schema_version": 2})  # a worker not yet updated: the web still takes it
     doc["message_parts"] = [{"id": "Not An Id", "args": {}}]
     with pytest.raises(jsonschema.ValidationError):
         validate(doc)
