@@ -95,7 +95,7 @@ def _round(
     try:
         sample = read_returned(conv.sandbox.job_dir / name, MAX_SAMPLE_BYTES)
     except Unreadable as exc:
-        raise Stop(("wrong_answer", f"timed outputs could not be read back: {exc}")) from exc
+        raise Stop(("wrong_answer", Msg("timed_unreadable", detail=exc))) from exc
     return Round(clock() - started, [float(x) for x in device_ms], order, seed, sample)
 
 
@@ -134,13 +134,13 @@ def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None
     """Every timed call's sampled outputs (and inputs) against the set it was given."""
     calls = rnd.sample.get("calls") if isinstance(rnd.sample, dict) else None
     if not isinstance(calls, list) or len(calls) != len(rnd.order):
-        return "a timed call's snapshot is missing"
+        return Msg("timed_snapshot_missing")
     for i, k in enumerate(rnd.order):
         trusted, got = bench["trusted"][k], calls[i]
         if not isinstance(got, dict) or not all(
             isinstance(got.get(p), dict) for p in ("inputs", "outputs")
         ):
-            return f"timed call {i}: snapshot missing"
+            return Msg("timed_call", i=i) + Msg("snapshot_missing")
         for part, source in (("outputs", trusted["expected"]), ("inputs", trusted["inputs"])):
             for key, full in source.items():
                 flat = full.reshape(-1).cpu()
@@ -153,15 +153,18 @@ def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None
                     or value.shape != idx.shape
                     or value.dtype != flat.dtype
                 ):
-                    return f"timed call {i}: {part[:-1]} {key!r} came back in the wrong form"
+                    form = "sampled_output_form" if part == "outputs" else "sampled_input_form"
+                    return Msg("timed_call", i=i) + Msg(form, key=repr(key))
                 want = flat[idx]
                 if part == "inputs":
                     if why := inputs_unchanged({key: want}, {key: value}):
-                        return f"timed call {i}: {why}"
+                        return Msg("timed_call", i=i) + why
                     continue
                 cmp = compare(key, value, want, *trusted["tol"])
                 if not cmp.passed:
-                    return f"timed call {i}: {cmp.message.split(';', 1)[0]}"
+                    # a sample's index says nothing about the tensor: only the count
+                    said = {"mismatches": cmp.mismatch_count, "numel": cmp.numel}
+                    return Msg("timed_call", i=i) + Msg("sampled_differ", output=key, **said)
     return None
 
 
@@ -179,13 +182,13 @@ def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) 
         for key, expected in trusted["expected"].items():
             value = got["outputs"][key]
             if type(value) is not torch.Tensor or value.shape != expected.shape:
-                return f"benchmark output {key!r} came back in the wrong form"
+                return Msg("bench_output_form", output=repr(key))
             cmp = compare(key, value, expected, *trusted["tol"])
             if not cmp.passed:
                 return cmp.message
         return inputs_unchanged(trusted["inputs"], got["inputs"])
     except (Unreadable, KeyError, TypeError) as exc:
-        return f"timed outputs could not be read back: {exc}"
+        return Msg("timed_unreadable", detail=exc)
 
 
 def _straddles(entry: dict[str, Any], problem: Problem) -> bool:

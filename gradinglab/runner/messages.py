@@ -72,6 +72,18 @@ ENGLISH: dict[str, str] = {
     "input_wrong_form": "input {input} came back in a different form",
     "input_modified": "input {input} was modified by the submission (inputs are read-only)",
     "timed_wrong_result": "wrong result during timed calls ({bench}, {dtype}): ",
+    "timed_snapshot_missing": "a timed call's snapshot is missing",
+    "timed_call": "timed call {i}: ",
+    "snapshot_missing": "snapshot missing",
+    "sampled_output_form": "output {key} came back in the wrong form",
+    "sampled_input_form": "input {key} came back in the wrong form",
+    "sampled_differ": "{output}: {mismatches} of {numel} elements differ",
+    "bench_output_form": "benchmark output {output} came back in the wrong form",
+    "timed_unreadable": "timed outputs could not be read back: {detail}",
+    "bench_unreadable": "benchmark outputs could not be read back as plain tensors: {detail}",
+    "bench_set_wrong": "wrong result during timed calls ({bench}, set {k}): ",
+    "during_timed_calls": "during timed calls: ",
+    "no_measurements": "the timing loop returned no measurements",
     "below_floor": (
         "measured time is faster than the hardware allows "
         "({median} ms < floor {floor} ms); a TA will review it"

@@ -76,7 +76,7 @@ def check_bench_outputs(bench: dict[str, Any], job_dir: Path) -> str | None:
     try:
         snaps = torch.load(job_dir / "bench_result.pt", weights_only=True)["sets"]
     except Exception as exc:
-        return f"benchmark outputs could not be read back as plain tensors: {str(exc)[:200]}"
+        return Msg("bench_unreadable", detail=str(exc)[:200])
     for k, trusted in enumerate(bench["trusted"]):
         snap = snaps[k] if k < len(snaps) else None
         if snap is None:
@@ -84,12 +84,12 @@ def check_bench_outputs(bench: dict[str, Any], job_dir: Path) -> str | None:
         for key, expected in trusted["expected"].items():
             got = snap["outputs"].get(key)
             if type(got) is not torch.Tensor or got.shape != expected.shape:
-                return f"benchmark output {key!r} came back in the wrong form"
+                return Msg("bench_output_form", output=repr(key))
             cmp = compare(key, got, expected, *trusted["tol"])
             if not cmp.passed:
-                return f"wrong result during timed calls ({bench['name']}, set {k}): {cmp.message}"
+                return Msg("bench_set_wrong", bench=bench["name"], k=k) + cmp.message
         if why := inputs_unchanged(trusted["inputs"], snap["inputs"]):
-            return f"during timed calls: {why}"
+            return Msg("during_timed_calls") + why
     return None
 
 
@@ -127,7 +127,7 @@ def apply(
         return "wrong_answer", why
     times = [float(t) for t in timing.get("times_ms") or [] if float(t) >= 0]
     if not times:
-        return "infrastructure_error", "the timing loop returned no measurements"
+        return "infrastructure_error", Msg("no_measurements")
     ref_ms = time_reference(bench, dev)
     return judge(doc, problem, bench["name"], bench["shape"], bench["dtype"], times, timing, ref_ms)
 
