@@ -163,11 +163,18 @@ class Msg(str):
         self.parts = parts
         return self
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # copy and pickle rebuild from parts
+        return _rebuild, (self.parts,)
+
     def __add__(self, other: str) -> Msg:  # type: ignore[override]
         return Msg._of(self.parts + _parts_of(other))
 
     def __radd__(self, other: str) -> Msg:
         return Msg._of(_parts_of(other) + self.parts)
+
+
+def _rebuild(parts: tuple[dict[str, Any], ...]) -> Msg:
+    return Msg._of(parts)
 
 
 def _english(part: dict[str, Any]) -> str:

@@ -4,6 +4,8 @@ anything it cannot check as English, marked lang="en"."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 import string
 
@@ -86,6 +88,12 @@ def test_what_cannot_be_checked_is_shown_as_english() -> None:
     assert _zh(mixed) == (
         '导入你的模块时出错：\n&lt;b&gt;NameError&lt;/b&gt;<span lang="en"> and more</span>'
     )
+
+
+def test_a_message_survives_copy_and_pickle() -> None:
+    message = Msg("test_failed", name="t") + Msg("no_outputs")
+    for again in (copy.deepcopy(message), pickle.loads(pickle.dumps(message))):
+        assert again == message and again.parts == message.parts
 
 
 def test_legacy_results_without_ids_keep_their_translation() -> None:
