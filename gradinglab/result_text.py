@@ -18,7 +18,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from gradinglab.runner.messages import TEXT, Msg, valid_parts
+from gradinglab.runner.messages import Msg, english, from_wire
 
 SAID: dict[str, Promise] = {
     "all_passed": _("全部 {n} 个测试通过"),
@@ -135,18 +135,15 @@ def render(message: Any, parts: Any = None) -> SafeString | str:
     message = str(message or "")
     if not message:
         return ""
-    parts = parts if parts is not None else _legacy_parts(message)
-    if not (_known(parts) and str(Msg._of(tuple(parts))) == message):
+    said = from_wire(message, parts if parts is not None else _legacy_parts(message), None)
+    if not isinstance(said, Msg):
         return format_html('<span lang="en">{}</span>', message)
-    return mark_safe("".join(_part(p) for p in parts))
-
-
-def _known(parts: Any) -> bool:
-    return valid_parts(parts) and all(p["id"] == TEXT or p["id"] in SAID for p in parts)
+    return mark_safe("".join(_part(p) for p in said.parts))
 
 
 def _part(part: dict[str, Any]) -> str:
-    if part["id"] == TEXT:
-        return format_html('<span lang="en">{}</span>', part["args"]["text"])
+    template = SAID.get(part["id"])  # every runner id has one (test_result_text); text has none
+    if template is None:
+        return format_html('<span lang="en">{}</span>', english(part))
     args = {k: escape(v) for k, v in part["args"].items()}
-    return escape(str(SAID[part["id"]])).format(**args)
+    return escape(str(template)).format(**args)

@@ -141,7 +141,7 @@ SANDBOX_IDS = frozenset(
     }
 )
 MAX_PARTS = 8
-MAX_ARG_CHARS = 1000  # characters of one argument (a traceback is cut, like the message)
+MAX_ARG_CHARS = 2000  # characters of one argument: result_schema.json's maxLength for it
 
 
 def fields(template: str) -> set[str]:
@@ -154,12 +154,11 @@ class Msg(str):
     parts: tuple[dict[str, Any], ...]
 
     def __new__(cls, message_id: str, **args: Any) -> Msg:
-        clean = {k: str(v)[:MAX_ARG_CHARS] for k, v in args.items()}
-        return cls._of(({"id": message_id, "args": clean},))
+        return cls._of(({"id": message_id, "args": {k: str(v) for k, v in args.items()}},))
 
     @classmethod
     def _of(cls, parts: tuple[dict[str, Any], ...]) -> Msg:
-        self = super().__new__(cls, "".join(_english(p) for p in parts))
+        self = super().__new__(cls, "".join(english(p) for p in parts))
         self.parts = parts
         return self
 
@@ -177,7 +176,8 @@ def _rebuild(parts: tuple[dict[str, Any], ...]) -> Msg:
     return Msg._of(parts)
 
 
-def _english(part: dict[str, Any]) -> str:
+def english(part: dict[str, Any]) -> str:
+    """One part in English (a text part is its text)."""
     if part["id"] == TEXT:
         return part["args"]["text"]
     return ENGLISH[part["id"]].format(**part["args"])
@@ -190,16 +190,18 @@ def _parts_of(value: str) -> tuple[dict[str, Any], ...]:
 
 
 def parts_of(message: str) -> list[dict[str, Any]]:
-    """What the result document stores beside the English text ([] for plain text)."""
-    if not isinstance(message, Msg) or len(message.parts) > MAX_PARTS:
+    """What the result document stores beside the English text: [] for plain text, and for a
+    message too long to carry its parts (the text is then capped, saying so, and shown in English)."""
+    if not isinstance(message, Msg):
         return []
-    return [dict(p, args=dict(p["args"])) for p in message.parts]
+    parts = [dict(p, args=dict(p["args"])) for p in message.parts]
+    return parts if valid_parts(parts) else []
 
 
-def from_wire(message: str, parts: Any, allowed: frozenset[str] = SANDBOX_IDS) -> str:
-    """The message a harness sent, with its parts kept only when every part is well formed,
-    uses an allowed id with exactly its template's fields, and the parts spell ``message``;
-    otherwise the plain English text."""
+def from_wire(message: str, parts: Any, allowed: frozenset[str] | None = SANDBOX_IDS) -> str:
+    """A message read back from elsewhere (the harness; on the web, a worker's document), with its
+    parts kept only when every part is well formed, uses an allowed id (None: any known one) with
+    exactly its template's fields, and the parts spell ``message``; otherwise the plain text."""
     if not valid_parts(parts, allowed):
         return message
     built = Msg._of(tuple({"id": p["id"], "args": dict(p["args"])} for p in parts))
@@ -216,7 +218,7 @@ def _valid_part(part: Any, allowed: frozenset[str] | None) -> bool:
     if not isinstance(part, dict) or set(part) != {"id", "args"}:
         return False
     pid, args = part["id"], part["args"]
-    if pid != TEXT and pid not in ENGLISH or (allowed is not None and pid not in allowed):
+    if (pid != TEXT and pid not in ENGLISH) or (allowed is not None and pid not in allowed):
         return False
     want = {"text"} if pid == TEXT else fields(ENGLISH[pid])
     return (

@@ -56,14 +56,8 @@ def sci(value: float | None) -> str:
 
 
 @register.filter
-def result_message(doc: dict | None) -> str:
-    """The grader's one-line verdict in the page's language (gradinglab/result_text.py)."""
-    doc = doc or {}
-    return result_text.render(doc.get("message"), doc.get("message_parts"))
-
-
-@register.filter
-def test_message(test: dict | None) -> str:
-    """One test's note in the page's language, the same way."""
-    test = test or {}
-    return result_text.render(test.get("message"), test.get("message_parts"))
+def result_message(said: dict | None) -> str:
+    """The grader's words in the page's language (gradinglab/result_text.py): a result document's
+    verdict, or one of its tests' notes (both carry message and message_parts)."""
+    said = said or {}
+    return result_text.render(said.get("message"), said.get("message_parts"))

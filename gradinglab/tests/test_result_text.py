@@ -121,6 +121,9 @@ def test_the_document_keeps_parts_only_when_they_fit_and_the_schema_checks_them(
     assert doc["message_parts"] == [{"id": "no_entry", "args": {"name": "'vector_add'"}}]
     finish(doc, status="compile_error", message=doc["message"])  # finishing again keeps them
     assert doc["message_parts"]
+    traceback = "t" * 1500  # an argument is never cut on its own: the text says all of it
+    finish(doc, status="compile_error", message=Msg("import_error", traceback=traceback))
+    assert doc["message"].endswith(traceback) and doc["message_parts"]
     too_long = Msg("import_error", traceback="x" * 900) + "y" * CAP_MESSAGE
     finish(doc, status="runtime_error", message=too_long)
     assert "message_parts" not in doc  # capped text: the parts would not spell it
