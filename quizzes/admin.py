@@ -24,6 +24,12 @@ class ChoiceForm(forms.ModelForm):
             "text_en": _("选项内容（英文）"),
             "correct": _("正确"),
         }
+        # A choice is a line or two; Django's default 10-row, 40-column TextField box made the
+        # inline's table wider than a desktop window.
+        widgets = {
+            "text": forms.Textarea(attrs={"rows": 2, "cols": 24}),
+            "text_en": forms.Textarea(attrs={"rows": 2, "cols": 24}),
+        }
 
 
 class ChoiceInline(admin.TabularInline):
