@@ -50,6 +50,7 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         assert page.locator('.result-message [lang="en"]').count() == 0
         sub = Submission.objects.get()
         assert sub.source.rstrip().endswith("# ready to submit")
+        _tests_are_cards_on_a_phone(page)
 
         # The TA regrades it from the admin's submission list.
         context = _browser.new_context(locale="zh-CN")
@@ -75,3 +76,24 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
         labkit.stop_worker(worker)
     sub.refresh_from_db()
     assert (sub.round, sub.status, str(sub.score)) == (2, "accepted", "10.00")
+
+
+def _tests_are_cards_on_a_phone(page) -> None:
+    """At 390 px each test is a card of labelled lines: nothing scrolls sideways, not even the table."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    m = page.evaluate(
+        """() => {
+          const wrap = document.querySelector('.status-box .table-wrap');
+          const cell = wrap.querySelector('tbody tr td');
+          return {page: document.documentElement.scrollWidth, inner: window.innerWidth,
+                  wrap: wrap.scrollWidth, wrapClient: wrap.clientWidth,
+                  label: getComputedStyle(cell, '::before').content,
+                  rows: wrap.querySelectorAll('tbody tr').length,
+                  rowWidth: wrap.querySelector('tbody tr').getBoundingClientRect().width};
+        }"""
+    )
+    assert m["page"] <= m["inner"], m
+    assert m["wrap"] <= m["wrapClient"], m  # the table no longer scrolls inside its wrapper
+    assert m["label"] == '"测试"', m  # each line names its column
+    assert m["rows"] >= 2 and m["rowWidth"] <= m["wrapClient"], m
+    page.set_viewport_size({"width": 1280, "height": 800})
