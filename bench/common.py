@@ -12,6 +12,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVICES_ENV = ROOT / "var" / "test.env"
 
 
+def production_web_workers() -> int:
+    """The gunicorn worker count production runs with here (deploy/gunicorn.conf.py: one per CPU
+    this process may use, unless PDC_WEB_WORKERS says otherwise), so a benchmark's default is
+    the deployed shape rather than a number of its own."""
+    import runpy
+
+    return int(runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["workers"])
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -1,5 +1,6 @@
 """Quiz autosave load test: N simulated students each start a graded quiz, autosave 20 answers and
-submit, against gunicorn (several workers) on the throwaway PostgreSQL of `make services`.
+submit, against gunicorn (production's worker count by default) on the throwaway PostgreSQL of
+`make services`.
 
 Reports errors, lost answers (checked in the database afterwards), p50/p95/max latency and the
 wall time. Target (issue 5): 300 students within 60 s, 0 errors, 0 lost, autosave p95 < 150 ms.
@@ -188,7 +189,12 @@ def _pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=300)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=common.production_web_workers(),
+        help="gunicorn worker processes (default: production's, deploy/gunicorn.conf.py)",
+    )
     parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
     args = parser.parse_args()
 
