@@ -3,6 +3,7 @@ database, environment, students and quiz), a free local port, and the docs/bench
 
 from __future__ import annotations
 
+import argparse
 import os
 import socket
 import sys
@@ -19,6 +20,17 @@ def production_web_workers() -> int:
     import runpy
 
     return int(runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["workers"])
+
+
+def add_site_arguments(parser: argparse.ArgumentParser) -> None:
+    """--workers and --write-doc of the benchmarks that run the site under gunicorn."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=production_web_workers(),
+        help="gunicorn worker processes (default: production's, deploy/gunicorn.conf.py)",
+    )
+    parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
 
 
 def free_port() -> int:

@@ -259,13 +259,7 @@ def _check_jobs(rec: Recorder) -> dict[str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=common.production_web_workers(),
-        help="gunicorn worker processes (default: production's, deploy/gunicorn.conf.py)",
-    )
-    parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
+    common.add_site_arguments(parser)
     parser.add_argument("--scale", type=float, default=1.0, help="smoke test: fewer people")
     args = parser.parse_args()
     global SUBMITTERS, JOBS, READERS

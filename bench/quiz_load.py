@@ -189,13 +189,7 @@ def _pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=300)
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=common.production_web_workers(),
-        help="gunicorn worker processes (default: production's, deploy/gunicorn.conf.py)",
-    )
-    parser.add_argument("--write-doc", action="store_true", help="append to docs/benchmarks.md")
+    common.add_site_arguments(parser)
     args = parser.parse_args()
 
     site = common.scratch_site("bench", cache_db=10)
