@@ -213,7 +213,7 @@ def _make_graded_quiz(env: dict[str, str]) -> tuple[str, str, str]:
 
 def _graded_row(grades: str, key: str) -> bool:
     row = re.search(rf'data-key="{re.escape(key)}">(.*?)</tr>', grades, re.S)
-    return bool(row and re.search(r'class="num points">\d', row.group(1)))
+    return bool(row and re.search(r'class="num points"[^>]*>\d', row.group(1)))
 
 
 def _walk(browser: Browser, quiz: tuple[str, str, str], source: str) -> None:
