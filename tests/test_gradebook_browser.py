@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from gradebook.models import GradeEvent, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
+from tests.phonecards import measured_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,18 +85,7 @@ def test_ta_extends_and_overrides_student_sees_score_and_reason(
 def _score_in_sight_on_a_phone(page) -> None:
     """At 390 px each item is a card: the score is on screen, after its column's name (it was the
     fifth of ten columns, scrolled out of sight to the right)."""
-    page.set_viewport_size({"width": 390, "height": 844})
-    m = page.evaluate(
-        """() => {
-          const cell = document.querySelector('#my-grades tr[data-key="lab:2"] td.points');
-          const wrap = document.querySelector('#my-grades').parentElement;
-          return {right: cell.getBoundingClientRect().right, inner: window.innerWidth,
-                  wrap: wrap.scrollWidth, wrapClient: wrap.clientWidth,
-                  page: document.documentElement.scrollWidth,
-                  label: getComputedStyle(cell, '::before').content};
-        }"""
-    )
+    m = measured_on_a_phone(page, "#my-grades", 'tr[data-key="lab:2"] td.points')
     assert m["right"] <= m["inner"] and m["page"] <= m["inner"], m
     assert m["wrap"] <= m["wrapClient"], m  # nothing to scroll sideways inside the wrapper either
     assert m["label"] == '"得分"', m
-    page.set_viewport_size({"width": 1280, "height": 800})

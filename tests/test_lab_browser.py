@@ -11,6 +11,7 @@ import pytest
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.services.workers import worker_token_create
 from gradinglab.tests import labkit
+from tests.phonecards import measured_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -80,20 +81,8 @@ def test_student_submits_from_editor_watches_phases_sees_score_ta_regrades(
 
 def _tests_are_cards_on_a_phone(page) -> None:
     """At 390 px each test is a card of labelled lines: nothing scrolls sideways, not even the table."""
-    page.set_viewport_size({"width": 390, "height": 844})
-    m = page.evaluate(
-        """() => {
-          const wrap = document.querySelector('.status-box .table-wrap');
-          const cell = wrap.querySelector('tbody tr td');
-          return {page: document.documentElement.scrollWidth, inner: window.innerWidth,
-                  wrap: wrap.scrollWidth, wrapClient: wrap.clientWidth,
-                  label: getComputedStyle(cell, '::before').content,
-                  rows: wrap.querySelectorAll('tbody tr').length,
-                  rowWidth: wrap.querySelector('tbody tr').getBoundingClientRect().width};
-        }"""
-    )
+    m = measured_on_a_phone(page, ".status-box table", "tbody tr td")
     assert m["page"] <= m["inner"], m
     assert m["wrap"] <= m["wrapClient"], m  # the table no longer scrolls inside its wrapper
     assert m["label"] == '"测试"', m  # each line names its column
     assert m["rows"] >= 2 and m["rowWidth"] <= m["wrapClient"], m
-    page.set_viewport_size({"width": 1280, "height": 800})

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from conftest import browser_login
 from tests import crawl
+from tests.phonecards import PHONE
 from tests.uiworld import build_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +32,6 @@ ROOT = Path(settings.BASE_DIR)
 SHOTS = ROOT / "var" / "screenshots"
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 AXE_URL = "/static/test-only/axe.min.js"  # answered by the test (page.route), never by the site
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PW_PER_SHAPE = 1  # pages per URL shape in the browser crawl (the client crawler does 2)
 
