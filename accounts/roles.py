@@ -88,20 +88,26 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
 }
 
 
-def _permission(label: str) -> Permission | None:
-    app_label, codename = label.split(".", 1)
-    return Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+def _permissions_by_label() -> dict[str, Permission]:
+    """Every permission the table names that exists now, by "app_label.codename", in one query."""
+    labels = {label for labels in ROLE_PERMISSIONS.values() for label in labels}
+    codenames = {label.split(".", 1)[1] for label in labels}
+    found = Permission.objects.filter(codename__in=codenames).select_related("content_type")
+    by_label = {f"{perm.content_type.app_label}.{perm.codename}": perm for perm in found}
+    return {label: perm for label, perm in by_label.items() if label in labels}
 
 
 def roles_sync() -> dict[str, int]:
     """Create the three groups and set their permissions exactly to ROLE_PERMISSIONS.
 
     Permissions of models that do not exist yet are skipped; post_migrate runs this again once they do.
+    About seven queries, whatever the table's length: every new user and every test database runs it.
     """
+    permissions = _permissions_by_label()
     counts: dict[str, int] = {}
     for role, labels in ROLE_PERMISSIONS.items():
         group, _created = Group.objects.get_or_create(name=role)
-        perms = [perm for perm in (_permission(label) for label in labels) if perm is not None]
+        perms = [permissions[label] for label in labels if label in permissions]
         group.permissions.set(perms)
         counts[role] = len(perms)
     return counts

@@ -87,3 +87,20 @@ def test_a_ta_who_may_change_a_question_sees_and_edits_its_choices(client_ta) ->
     assert 'name="choices-TOTAL_FORMS"' in page
     texts = list(question.choices.values_list("text", flat=True))
     assert texts and all(f"{text}</textarea>" in page for text in texts)
+
+
+@pytest.mark.django_db
+def test_migrate_alone_leaves_every_role_with_its_whole_table() -> None:
+    # No user fixture here: those call roles_sync themselves. This is what migrate's post_migrate
+    # hook left, which runs the sync once, on the last app's signal, when every permission exists.
+    from django.contrib.auth.models import Group
+
+    for role, labels in ROLE_PERMISSIONS.items():
+        group = Group.objects.get(name=role)
+        granted = {
+            f"{app_label}.{codename}"
+            for app_label, codename in group.permissions.values_list(
+                "content_type__app_label", "codename"
+            )
+        }
+        assert granted == set(labels), role
