@@ -8,6 +8,7 @@ import logging
 import smtplib
 from dataclasses import dataclass
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
@@ -273,6 +274,11 @@ def api_tokens_revoke_all(*, user: AbstractBaseUser) -> int:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+
+
+def login_lock_lift(*, user: AbstractBaseUser) -> int:
+    """Forget the user's wrong-password attempts, from every address; returns how many rows went."""
+    return axes_reset(username=user.get_username())
 
 
 def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> bool:

@@ -141,8 +141,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    # Not a rule: revokes the user's CLI tokens on every password change (accounts/passwords.py).
-    {"NAME": "accounts.passwords.RevokeApiTokensOnChange"},
+    # Not a rule: on every password change, revokes the user's CLI tokens and lifts the login lock
+    # (accounts/passwords.py).
+    {"NAME": "accounts.passwords.OnPasswordChange"},
 ]
 # django-axes first: it refuses a locked-out username+address before any password is checked.
 AUTHENTICATION_BACKENDS = [

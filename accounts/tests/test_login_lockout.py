@@ -105,3 +105,15 @@ def test_wrong_worker_tokens_lock_the_worker_api() -> None:
         url, "{}", content_type="application/json", HTTP_AUTHORIZATION=f"Worker {raw}"
     )
     assert locked.status_code == 429
+
+
+@pytest.mark.django_db
+def test_any_new_password_lifts_the_lock(student_a) -> None:
+    # The hook sits where Django reports every password change (admin, shell, reset, change page).
+    client = Client()
+    url = reverse("accounts:login")
+    assert _fail(client, url, "student_a", LIMIT)[-1] == 429
+    student_a.set_password("A-brand-new-one-2026")
+    student_a.save()
+    right = client.post(url, {"username": "student_a", "password": "A-brand-new-one-2026"})
+    assert right.status_code == 302 and right["Location"] == "/"
