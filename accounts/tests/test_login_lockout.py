@@ -57,7 +57,8 @@ def test_lockout_message_is_translated(student_a) -> None:
     _fail(client, url, "student_a", LIMIT)
     page = client.post(url, {"username": "student_a", "password": TEST_PASSWORD}).content.decode()
     assert "Too many wrong passwords" in page and "15 minutes" in page
-    assert "密码错误次数过多" not in page
+    assert "Set a new one by email</a>; you can sign in as soon as it is set." in page
+    assert "密码错误次数过多" not in page and "用邮箱设置新密码" not in page
 
 
 @pytest.mark.django_db
