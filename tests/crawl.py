@@ -160,9 +160,8 @@ def parse(html: str) -> _Page:
     return page
 
 
-def problems(html: str, *, data_words: set[str]) -> list[str]:
-    """What is wrong with this page's UI text for its own language (empty: nothing)."""
-    page = parse(html)
+def problems(page: _Page, *, data_words: set[str]) -> list[str]:
+    """What is wrong with this parsed page's UI text for its own language (empty: nothing)."""
     found: list[str] = []
     for text in page.data:  # an identifier column (a category key) is fine; a status code is not
         if CODES_UNDERSCORE.search(text):
@@ -206,10 +205,10 @@ def shape(path: str) -> str:
     return re.sub(r"\d+", "<n>", path)
 
 
-def page_links(base_url: str, html: str) -> list[str]:
-    """Same-site links that are pages, as paths with their query string."""
+def page_links(base_url: str, page: _Page) -> list[str]:
+    """Same-site links of a parsed page that are pages, as paths with their query string."""
     out = []
-    for href in parse(html).links:
+    for href in page.links:
         if href.startswith(("#", "mailto:", "javascript:")):
             continue
         url = urlsplit(urljoin(base_url, href))

@@ -157,7 +157,7 @@ def _crawl_phone(page, base: str, start: list[str]) -> tuple[int, list[str]]:
             wide.append(
                 f"{path}: scrollWidth {m['scroll']} > {m['inner']} ({'; '.join(m['wide'])})"
             )
-        frontier.add(crawl.page_links(base + path, page.content()))
+        frontier.add(crawl.page_links(base + path, crawl.parse(page.content())))
     return visited, wide
 
 

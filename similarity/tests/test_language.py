@@ -22,7 +22,7 @@ def test_pages_speak_one_language(pair_world, client_ta, lang) -> None:  # noqa:
         response = client_ta.get(url)
         assert response.status_code == 200
         html = response.content.decode()
-        assert crawl.problems(html, data_words=words) == [], (lang, url)
+        assert crawl.problems(crawl.parse(html), data_words=words) == [], (lang, url)
         if lang == "en":
             assert "Similarity" in html
     decision = pair.decisions.get()
@@ -35,4 +35,7 @@ def test_pages_speak_one_language(pair_world, client_ta, lang) -> None:  # noqa:
     for url in admin:
         response = client_ta.get(url)
         assert response.status_code == 200, url
-        assert crawl.problems(response.content.decode(), data_words=words) == [], (lang, url)
+        assert crawl.problems(crawl.parse(response.content.decode()), data_words=words) == [], (
+            lang,
+            url,
+        )
