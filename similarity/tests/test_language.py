@@ -35,7 +35,5 @@ def test_pages_speak_one_language(pair_world, client_ta, lang) -> None:  # noqa:
     for url in admin:
         response = client_ta.get(url)
         assert response.status_code == 200, url
-        assert crawl.problems(crawl.parse(response.content.decode()), data_words=words) == [], (
-            lang,
-            url,
-        )
+        parsed = crawl.parse(response.content.decode())
+        assert crawl.problems(parsed, data_words=words) == [], (lang, url)
