@@ -42,8 +42,11 @@ SMALL = [
 class FakeHarness:
     """The sandbox side of the protocol, honest, with a programmed clock (see module docstring)."""
 
-    def __init__(self, benches: list[dict[str, Any]], job_dir: Path, per_call_ms: Any):
+    def __init__(
+        self, benches: list[dict[str, Any]], job_dir: Path, per_call_ms: Any, burst_s: float = 0.0
+    ):
         self.benches, self.per_call_ms = benches, per_call_ms
+        self.burst_s = burst_s  # s added to each no-op round before a benchmark's first timed one
         self.sandbox = SimpleNamespace(job_dir=job_dir)
         self.job = {"device": "cuda", "backend": "triton"}
         self.now = 0.0  # s, the fake clock the parent reads
@@ -69,6 +72,8 @@ class FakeHarness:
         if cmd["cmd"] == "go":
             k = len(cmd["order"])
             self.now += 0.0002  # the harness's own cost per round (calibrated away)
+            if cmd["noop"] and not self.rounds.get(b):
+                self.now += self.burst_s  # a neighbour's load during the calibration
             ms = (
                 []
                 if cmd["noop"]
@@ -185,16 +190,24 @@ def test_every_benchmark_and_dtype_is_timed_with_its_interval_and_a_straddle_is_
     assert doc["score"]["performance"] == pytest.approx(want, abs=1e-3)
 
 
-def test_time_below_the_floor_is_rejected(softmax: Any, tmp_path: Path) -> None:
-    problem, benches = softmax
-    benches = benches[:1]
-    fake = FakeHarness(benches, tmp_path, lambda b, r: target_ms(problem, benches[0]) * 0.3)
+def _timed_without_reference(
+    fake: FakeHarness, problem: Any, benches: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Calibrate and time `benches` on the fake H100 with no PyTorch baseline: (document, out)."""
     dev = torch.device("cuda")
     doc = new_document(slug="softmax", backend="triton", path="gpu")
     doc["device"] = timing_check.device_info(dev)
     cal = measure.calibrate(fake, benches, clock=fake.clock, cfg=CFG)
     out = measure.time_benchmarks(fake, problem, benches, cal, doc, dev, clock=fake.clock,
                                   cfg=CFG, ref_timer=lambda b, d: None)  # fmt: skip
+    return doc, out
+
+
+def test_time_below_the_floor_is_rejected(softmax: Any, tmp_path: Path) -> None:
+    problem, benches = softmax
+    benches = benches[:1]
+    fake = FakeHarness(benches, tmp_path, lambda b, r: target_ms(problem, benches[0]) * 0.3)
+    doc, out = _timed_without_reference(fake, problem, benches)
     assert out and out["verdict"] and out["verdict"][0] == "rejected"
     assert any("physical floor" in f for f in out["flags"])
     # The rejection keeps its timing as evidence (flagreview shows the time and the floor).
@@ -205,6 +218,25 @@ def test_time_below_the_floor_is_rejected(softmax: Any, tmp_path: Path) -> None:
     scoring.apply(doc, problem)
     validate(doc)
     assert doc["score"]["total"] == 0
+
+
+def test_load_during_the_calibration_does_not_make_the_graded_time_faster(
+    softmax: Any, tmp_path: Path
+) -> None:
+    """Every no-op round before the seal is slowed by half a round's real work (a neighbour's
+    burst), the timed rounds are quiet: no-op rounds after the timed ones give the harness's true
+    cost, so the graded time is the real per-call time, not half of it."""
+    problem, benches = softmax
+    benches = benches[:1]
+    per_call_ms = target_ms(problem, benches[0]) * 2.0
+    burst_s = 0.5 * len(benches[0]["trusted"]) * per_call_ms / 1e3
+    fake = FakeHarness(benches, tmp_path, lambda b, r: per_call_ms, burst_s=burst_s)
+    _doc, out = _timed_without_reference(fake, problem, benches)
+    assert out and out["verdict"] is None, out
+    (entry,) = out["document"]["benchmarks"]
+    assert entry["median_ms"] == pytest.approx(per_call_ms, rel=0.02)
+    assert entry["first_use_ms"] == pytest.approx(per_call_ms, rel=0.02)
+    assert entry["roofline_fraction"] == pytest.approx(0.35, rel=0.02)
 
 
 def test_median_interval_is_distribution_free_and_contains_the_median() -> None:
