@@ -124,8 +124,10 @@ def _student_walk(page, base: str, data: dict[str, object]) -> str | None:
     page.once("dialog", lambda dialog: dialog.accept())  # the data-confirm question
     page.click("#submit-attempt")
     page.wait_for_url("**/review/")
-    page.select_option("#lang-select", "en")  # the language switch submits its form
-    page.wait_for_timeout(500)  # ms: the switch posts and reloads, when its handler may run
+    # The language switch's handler (an external script) submits its form and the page reloads;
+    # a blocked handler never navigates, and the wait fails.
+    with page.expect_navigation():
+        page.select_option("#lang-select", "en")
     page.wait_for_load_state("networkidle")
     return page.locator("html").get_attribute("lang")
 

@@ -11,6 +11,7 @@ import pytest
 
 from accounts.services import user_create_with_role
 from gradebook.models import Grade
+from gradinglab.tests.labkit import wait_until
 from quizzes.models import Attempt, Question, Quiz
 from quizzes.tests.factories import question_multiple, question_single
 
@@ -112,14 +113,22 @@ def test_instructor_builds_previews_publishes_student_takes_ta_cannot_publish(
     student_page.wait_for_selector("#submit-attempt")
     attempt = Attempt.objects.get(quiz=quiz, student=student)
     assert len(attempt.question_ids) == 6
+    want: dict[int, list[str]] = {}
     for question in Question.objects.filter(pk__in=attempt.question_ids).prefetch_related(
         "choices"
     ):
         for choice in question.choices.all():
             if choice.correct:
                 student_page.check(f"#q{question.pk} input[value='{choice.key}']")
-                student_page.wait_for_selector(f"#status-{question.pk} [data-saved='1']")
-    student_page.wait_for_timeout(300)  # ms: let the last autosave land
+                want.setdefault(question.pk, []).append(choice.key)
+    # A question's later saves may still be in flight when its first says saved: wait for the
+    # server to hold every answer before submitting.
+    wait_until(
+        lambda: {a.question_id: sorted(a.selected) for a in attempt.answers.all()}
+        == {pk: sorted(keys) for pk, keys in want.items()},
+        timeout_s=30,
+        what="every answer autosaved",
+    )
     student_page.once("dialog", lambda dialog: dialog.accept())
     student_page.click("#submit-attempt")
     student_page.wait_for_url(f"**/attempt/{attempt.pk}/review/")

@@ -8,6 +8,7 @@ import pytest
 
 from accounts.services import user_create_with_role
 from gradebook.models import Grade
+from gradinglab.tests.labkit import wait_until
 from quizzes.models import Attempt, Question
 from quizzes.selectors import attempt_questions
 from quizzes.tests.factories import question_multiple, question_numeric, question_single, quiz_with
@@ -65,7 +66,13 @@ def test_student_takes_graded_quiz_with_reload_review_and_gradebook(
         "pk => document.querySelectorAll(`#status-${pk} [data-saved='1']`).length > 0",
         arg=multiple.pk,
     )
-    page.wait_for_timeout(300)  # ms: let the second autosave land before reloading
+    # The second save (a and d) may still be in flight: wait for the server to hold it.
+    wait_until(
+        lambda: dict(attempt.answers.values_list("question__bank_id", "selected")).get("br-multi")
+        == ["a", "d"],
+        timeout_s=30,
+        what="the second autosave of br-multi",
+    )
 
     page.reload()
     assert page.is_checked(f"#q{single.pk} input[value='b']")
