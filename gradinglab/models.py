@@ -10,25 +10,21 @@ from __future__ import annotations
 import hashlib
 import secrets
 from decimal import Decimal
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
+from accounts.language import page_lang
 from gradebook.models import GradeItem
 from gradinglab.worker.queues import queue_for
-
-
-def _page_lang() -> str:
-    """The language ("en" or "zh") of the page being rendered, for names shown by __str__."""
-    from django.utils.translation import get_language
-
-    return "en" if (get_language() or "").startswith("en") else "zh"
 
 
 def token_hash(raw: str) -> str:
@@ -78,7 +74,7 @@ class Problem(models.Model):
         verbose_name_plural = pgettext_lazy("model name, plural", "实验题目")
 
     def __str__(self) -> str:
-        return self.title_for(_page_lang())  # the admin's lists and breadcrumbs
+        return self.title_for(page_lang())  # the admin's lists and breadcrumbs
 
     @property
     def publishable(self) -> bool:
@@ -113,7 +109,10 @@ class Assignment(models.Model):
     """A problem published to students with points, due date, late window and grading hardware."""
 
     problem = models.ForeignKey(
-        Problem, on_delete=models.PROTECT, related_name="assignments", verbose_name=_("题目")
+        Problem,
+        on_delete=models.PROTECT,
+        related_name="assignments",
+        verbose_name=pgettext_lazy("lab problem", "题目"),
     )
     title = models.CharField(_("名称"), max_length=200, blank=True)
     points = models.DecimalField(
@@ -189,7 +188,13 @@ class Assignment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or self.problem.title_for(_page_lang())
+        return self.title or self.problem.title_for(page_lang())
+
+    def get_absolute_url(self) -> str:
+        """The problem page of this assignment: it names the assignment, because one problem can
+        be set more than once and the bare problem page shows the latest due."""
+        url = reverse("gradinglab:problem", args=[self.problem.slug])
+        return f"{url}?{urlencode({'assignment': self.pk})}"
 
     def clean(self) -> None:
         """The publishing gate (issue 11): a problem is published only while its package has
@@ -211,9 +216,16 @@ class Assignment(models.Model):
                 }
             )
 
-    @property
-    def display_title(self) -> str:
-        return self.title or self.problem.title_zh
+    def name_for(self, lang: str) -> str:
+        """The name where it stands alone (a gradebook column, the dashboard): the title, else the
+        problem's; an untitled GPU assignment adds its GPU kind, because one problem can be set both
+        on the CPU path and on a GPU. A title is staff's own words and stays as they wrote it."""
+        if self.title:
+            return self.title
+        name = self.problem.title_for(lang)
+        if not self.gpu_kind:
+            return name
+        return f"{name} ({self.gpu_kind})" if lang == "en" else f"{name}（{self.gpu_kind}）"
 
     @property
     def grade_item_key(self) -> str:
@@ -308,7 +320,7 @@ class Submission(models.Model):
         indexes = [models.Index(fields=["assignment", "student", "created_at"])]
 
     def __str__(self) -> str:
-        title = self.assignment.problem.title_for(_page_lang())
+        title = self.assignment.problem.title_for(page_lang())
         return f"#{self.pk} {title} {self.student} {self.get_status_display()}"
 
     @property

@@ -9,19 +9,24 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
 from gradinglab import conf
 from gradinglab.models import Assignment, GradingJob, Problem, Submission, WorkerNode
 
+# An assignment with no due date stays open, so it counts as due last. Said explicitly: PostgreSQL
+# sorts NULL first in a descending order and SQLite (`make run`) last.
+LATEST_DUE_FIRST = (F("due_at").desc(nulls_first=True), "-pk")
+
 
 def open_assignment_for(user, slug: str, assignment_id: int | None = None) -> Assignment | None:
-    """The assignment a CLI `submit <slug>` goes to: the given one, else the latest published."""
+    """The assignment a submission of problem `slug` goes to (CLI and problem page): the given one,
+    else the latest due the user may see."""
     qs = Assignment.objects.visible_to(user).filter(problem__slug=slug).select_related("problem")
     if assignment_id is not None:
         return qs.filter(pk=assignment_id).first()
-    return qs.order_by("-due_at", "-pk").first()
+    return qs.order_by(*LATEST_DUE_FIRST).first()
 
 
 def queue_position(submission: Submission) -> int | None:
@@ -105,12 +110,14 @@ def _course_order(assignment: Assignment) -> tuple[int, int, int]:
     return len(COURSE_ORDER), 999, 999  # the sort is stable: then by due date
 
 
-def assignment_for_problem(user, problem: Problem) -> Assignment | None:
-    return (
+def assignments_of_problem(user, problem: Problem) -> list[Assignment]:
+    """Every assignment of one problem the user may see, latest due first: a course may set one
+    problem more than once (on the CPU path and on a GPU, or as practice and as homework)."""
+    return list(
         Assignment.objects.visible_to(user)
         .filter(problem=problem)
-        .order_by("-due_at", "-pk")
-        .first()
+        .select_related("problem")
+        .order_by(*LATEST_DUE_FIRST)
     )
 
 

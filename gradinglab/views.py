@@ -9,12 +9,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.language import page_lang
 from gradinglab import conf, selectors
 from gradinglab.drafts import DraftError, draft_save, drafts_of
-from gradinglab.models import Problem, Submission
+from gradinglab.models import Assignment, Problem, Submission
 from gradinglab.roofline import roofline_chart
 from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
@@ -22,10 +23,6 @@ from gradinglab.services import results, submissions
 from lectures.rendering import highlight_code
 
 LANG_OF_BACKEND = {"triton": "python", "cuda": "cuda"}
-
-
-def _lang() -> str:
-    return "en" if (get_language() or "").startswith("en") else "zh"
 
 
 @login_required
@@ -66,16 +63,32 @@ def _starters(problem: Problem) -> dict[str, str]:
     return {b: package.starter(b) for b in problem.backends if package.starter_path(b).exists()}
 
 
+def _assignment_or_404(request: HttpRequest, siblings: list[Assignment]) -> Assignment | None:
+    """The assignment the page shows and submits to, out of the problem's assignments this user may
+    see (latest due first): `assignment` (the query on GET, the form's field on POST) when given,
+    else the first. One asked for that is not among them is a 404, never a quiet switch."""
+    raw = (request.POST if request.method == "POST" else request.GET).get("assignment", "")
+    if not raw:
+        return siblings[0] if siblings else None
+    if not (raw.isascii() and raw.isdigit()):
+        raise Http404("assignment must be a number")
+    found = next((a for a in siblings if a.pk == int(raw)), None)
+    if found is None:
+        raise Http404("no such assignment of this problem")
+    return found
+
+
 def _problem_context(
     request: HttpRequest,
     problem: Problem,
+    siblings: list[Assignment],
+    assignment: Assignment | None,
     *,
     source: str | None = None,
     backend: str | None = None,
     error: str = "",
 ) -> dict:
     """The problem page. `source`/`backend` put the student's posted code back into the editor."""
-    assignment = selectors.assignment_for_problem(request.user, problem)
     submissions = selectors.submissions_of(request.user, assignment) if assignment else []
     starters = _starters(problem)
     drafts = drafts_of(request.user, problem)
@@ -88,10 +101,11 @@ def _problem_context(
         source = shown.source if shown else starters.get(backend, "")
     return {
         "problem": problem,
-        "title": problem.title_for(_lang()),
-        "statement": problem.statement_for(_lang()),
-        "statement_lang": "en" if _lang() == "en" and problem.statement_en_html else "zh",
+        "title": problem.title_for(page_lang()),
+        "statement": problem.statement_for(page_lang()),
+        "statement_lang": "en" if page_lang() == "en" and problem.statement_en_html else "zh",
         "assignment": assignment,
+        "siblings": siblings,
         "section_links": _section_links(problem.sections),
         "tolerances": [
             (dt, problem.tolerances[dt]) for dt in problem.dtypes if dt in problem.tolerances
@@ -129,7 +143,9 @@ def _problem_context(
 @require_GET
 def problem_detail(request: HttpRequest, slug: str) -> HttpResponse:
     problem = _problem_or_404(request, slug)
-    return render(request, "gradinglab/problem.html", _problem_context(request, problem))
+    siblings = selectors.assignments_of_problem(request.user, problem)
+    context = _problem_context(request, problem, siblings, _assignment_or_404(request, siblings))
+    return render(request, "gradinglab/problem.html", context)
 
 
 @login_required
@@ -170,7 +186,8 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 
     A refusal re-renders the page with the editor's code and the error beside the button."""
     problem = _problem_or_404(request, slug)
-    assignment = selectors.assignment_for_problem(request.user, problem)
+    siblings = selectors.assignments_of_problem(request.user, problem)
+    assignment = _assignment_or_404(request, siblings)
     if assignment is None:
         raise Http404("no assignment for this problem")
     backend = request.POST.get("backend", "")
@@ -190,7 +207,9 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except submissions.SubmissionError as exc:
         status = 429 if isinstance(exc, submissions.RateLimited) else 400
-        context = _problem_context(request, problem, source=typed, backend=backend, error=str(exc))
+        context = _problem_context(
+            request, problem, siblings, assignment, source=typed, backend=backend, error=str(exc)
+        )
         return render(request, "gradinglab/problem.html", context, status=status)
     return redirect("gradinglab:submission", pk=sub.pk)
 
@@ -320,7 +339,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "kinds": kinds,
             "kind": kind,
             "rows": rows,
-            "title": problem.title_for(_lang()),
+            "title": problem.title_for(page_lang()),
         },
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django import template
 from django.utils.translation import gettext_lazy as _
 
@@ -37,11 +39,24 @@ def backends_label(codes: list[str]) -> str:
 
 @register.filter
 def lab_title(assignment) -> str:
-    """The assignment's own title, else the problem's title in the page's language."""
-    from django.utils.translation import get_language
+    """The assignment's own title, else the problem's title in the page's language (its __str__)."""
+    return str(assignment)
 
-    lang = "en" if (get_language() or "").startswith("en") else "zh"
-    return assignment.title or assignment.problem.title_for(lang)
+
+@register.filter
+def assignment_label(assignment) -> str:
+    """Title, grading hardware and due date: tells apart the assignments of one problem."""
+    from django.utils.formats import date_format
+    from django.utils.timezone import localtime
+
+    hardware = (
+        _("GPU %(kind)s") % {"kind": assignment.gpu_kind} if assignment.gpu_kind else _("CPU 评测")
+    )
+    names = {"title": lab_title(assignment), "hardware": hardware}
+    if assignment.due_at is None:
+        return _("%(title)s（%(hardware)s）") % names
+    due = date_format(localtime(assignment.due_at), "Y-m-d H:i")
+    return _("%(title)s（%(hardware)s，截止 %(due)s）") % {**names, "due": due}
 
 
 @register.filter
@@ -53,6 +68,24 @@ def sci(value: float | None) -> str:
         return f"{float(value):.2e}"
     except (TypeError, ValueError):
         return str(value)
+
+
+@register.filter
+def sig(value: float | None, digits: int = 3) -> str:
+    """A measured figure to `digits` significant digits, without an exponent or trailing zeros
+    (0.085853 -> 0.0859, 2.0 -> 2); the integer part is never cut (2874.1234 -> 2874, not 2870).
+    A timing document holds full floats."""
+    if value is None or value == "":
+        return "—"
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    places = max(0, int(digits) - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 @register.filter

@@ -244,3 +244,17 @@ def gpu_doc(median_ms: float | None = None, roofline: float | None = None) -> di
     doc["timing"].update(clock="trusted-parent", ci95_ms=ci, combine="mean", retimes=0,
                          benchmarks=[bench])  # fmt: skip
     return doc
+
+
+def graded_on_h100(student, worker, token: str, capture, doc: dict[str, Any]) -> int:
+    """A CUDA submission by `student` to a 100-point H100 assignment, graded with `doc` (a mocked GPU
+    document, see gpu_doc: no GPU here) posted as the worker; returns the submission's id."""
+    make_assignment(gpu_kind="h100", points=Decimal("100"))
+    purge("grade-gpu-h100")
+    with capture(execute=True):
+        response = submit(student, source=correct_cuda_source(), backend="cuda")
+    [job] = take_jobs("grade-gpu-h100")
+    assert (
+        post_result(worker, token, job["job_token"], {**doc, "backend": "cuda"}).status_code == 201
+    )
+    return response.json()["id"]

@@ -30,11 +30,17 @@ def test_sync_problems_is_idempotent() -> None:
 
 def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(client_a) -> None:
     due = timezone.now() + timedelta(days=3)
-    labkit.make_assignment(due_at=due, late_until=due + timedelta(days=2), gpu_kind="h100")
+    labkit.make_assignment(
+        due_at=due,
+        late_until=due + timedelta(days=2),
+        gpu_kind="h100",
+        late_penalty_per_day=Decimal("12.50"),
+    )
     labkit.make_assignment(published=False, title="draft")
     html = client_a.get("/lab/").content.decode()
     assert "向量加法" in html and "draft" not in html
     assert "按天扣分" in html and "Triton, CUDA" in html and "GPU h100" in html
+    assert "（每天 12.5%，最多 100%）" in html  # percentages as the gradebook writes them
     assert "评测机状态" in html
 
 
@@ -148,13 +154,7 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
 ) -> None:
     """GPU-path fields (ptxas report, timing, roofline): mocked GPU document, see labkit.gpu_doc."""
 
-    labkit.make_assignment(gpu_kind="h100", points=Decimal("100"))
-    labkit.purge("grade-gpu-h100")
-    with django_capture_on_commit_callbacks(execute=True):
-        response = labkit.submit(client_a, source=labkit.correct_cuda_source(), backend="cuda")
-    [job] = labkit.take_jobs("grade-gpu-h100")
     doc = labkit.gpu_doc(roofline=0.7)
-    doc["backend"] = "cuda"
     doc["compile"] = {
         "ok": True,
         "log": "ptxas info    : Used 16 registers",
@@ -163,7 +163,9 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
             "spill_stores_bytes": 0, "spill_loads_bytes": 0, "stack_bytes": 0,
         }]},
     }  # fmt: skip
-    assert labkit.post_result(client, gpu_worker_token, job["job_token"], doc).status_code == 201
-    html = client_a.get(f"/lab/submissions/{response.json()['id']}/").content.decode()
+    pk = labkit.graded_on_h100(
+        client_a, client, gpu_worker_token, django_capture_on_commit_callbacks, doc
+    )
+    html = client_a.get(f"/lab/submissions/{pk}/").content.decode()
     assert "ptxas info    : Used 16 registers" in html and "vector_add_kernel" in html
     assert "70.0%" in html and "NVIDIA H100" in html and "100.00" in html

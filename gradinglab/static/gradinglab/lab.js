@@ -122,6 +122,23 @@ function pdcChartColours() {
   var lo = Math.min(d.ridge, Math.min.apply(null, xs)) / 8;
   var hi = Math.max(d.ridge, Math.max.apply(null, xs)) * 8;
   var colours = pdcChartColours();
+  // Chart.js ticks a log axis at 1, 2, 3 ... of every decade with two decimals: at 60, 80 and 100
+  // the labels overlap, and 200 reads "200.00". Keep the decades only (0.01, 0.1, 1, 10, 100).
+  function isDecade(value) {
+    var exponent = Math.log10(value);
+    return Math.abs(exponent - Math.round(exponent)) < 1e-6;
+  }
+  function decadeAxis(title) {
+    return {
+      type: "logarithmic",
+      title: { display: true, text: title },
+      afterBuildTicks: function (axis) { axis.ticks = axis.ticks.filter(function (t) { return isDecade(t.value); }); },
+      ticks: { maxRotation: 0, callback: function (value) {
+        var round = Number(value.toPrecision(1));
+        return round >= 1 ? round.toLocaleString() : String(round);
+      } },
+    };
+  }
   var roof = [lo, d.ridge, hi].map(function (x) { return { x: x, y: Math.min(d.peak_gflops, x * d.peak_gbps) }; });
   new window.Chart(canvas, {
     type: "scatter",
@@ -135,8 +152,8 @@ function pdcChartColours() {
     options: {
       maintainAspectRatio: false,
       scales: {
-        x: { type: "logarithmic", title: { display: true, text: labels.x } },
-        y: { type: "logarithmic", title: { display: true, text: labels.y } },
+        x: decadeAxis(labels.x),
+        y: decadeAxis(labels.y),
       },
       plugins: { tooltip: { callbacks: { label: function (ctx) {
         var p = ctx.raw; return (p.tag ? p.tag + ": " : "") + p.x.toPrecision(3) + " FLOP/B, " + p.y.toPrecision(4) + " GFLOP/s";

@@ -1,0 +1,10 @@
+"""The language of the page being rendered, said once for every app."""
+
+from __future__ import annotations
+
+from django.utils.translation import get_language
+
+
+def page_lang() -> str:
+    """ "en" when the reader chose English, else "zh" (the site's language, also with no request)."""
+    return "en" if (get_language() or "").startswith("en") else "zh"
