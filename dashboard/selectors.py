@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
+from accounts.language import page_lang
 from dashboard.models import Announcement
 
 HORIZON_DAYS = 21  # days ahead the "due next" list looks; further deadlines are on each app's page
@@ -45,10 +46,6 @@ def time_left_label(delta: timedelta) -> str:
     return ngettext("%(m)d 分钟", "%(m)d 分钟", minutes) % {"m": minutes}
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "").startswith("en") else "zh"
-
-
 def due_next(user, *, now: datetime | None = None) -> list[DueItem]:
     from gradinglab.models import Assignment, Submission
     from quizzes.models import Attempt, Quiz
@@ -69,7 +66,7 @@ def due_next(user, *, now: datetime | None = None) -> list[DueItem]:
         items.append(
             DueItem(
                 "quiz",
-                quiz.title,
+                quiz.shown_title,
                 reverse("quizzes:detail", args=[quiz.slug]),
                 quiz.closes_at,
                 quiz.pk in done_quizzes,
@@ -91,8 +88,8 @@ def due_next(user, *, now: datetime | None = None) -> list[DueItem]:
         items.append(
             DueItem(
                 "lab",
-                lab.title or lab.problem.title_for(_lang()),
-                reverse("gradinglab:problem", args=[lab.problem.slug]),
+                lab.name_for(page_lang()),
+                lab.get_absolute_url(),
                 lab.due_at,
                 lab.pk in done_labs,
                 time_left_label(lab.due_at - now),
@@ -154,7 +151,7 @@ def recent_feedback(user) -> list[Feedback]:
         .order_by("-created_at")[:RECENT_LIMIT]
     )
     for sub in commented:
-        title = sub.assignment.title or sub.assignment.problem.title_for(_lang())
+        title = sub.assignment.name_for(page_lang())
         rows.append(
             Feedback(
                 gettext("%(title)s · 提交 #%(pk)d") % {"title": title, "pk": sub.pk},

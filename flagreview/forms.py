@@ -3,7 +3,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from flagreview.models import REASON_MAX_CHARS, RESPONSE_MAX_CHARS, FlagVerdict
@@ -26,7 +26,9 @@ class ResponseForm(forms.Form):
 
 class VerdictForm(forms.Form):
     decision = forms.ChoiceField(
-        label=_("结论"), choices=FlagVerdict.Decision.choices, widget=forms.RadioSelect
+        label=pgettext_lazy("flag verdict", "结论"),
+        choices=FlagVerdict.Decision.choices,
+        widget=forms.RadioSelect,
     )
     points = forms.DecimalField(
         label=_("恢复的分数"),

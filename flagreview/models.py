@@ -25,7 +25,7 @@ class FlagResponse(models.Model):
         Submission,
         on_delete=models.CASCADE,
         related_name="flag_responses",
-        verbose_name=_("提交"),
+        verbose_name=pgettext_lazy("noun", "提交"),
     )
     round = models.PositiveIntegerField(_("轮次"))
     student = student_field(on_delete=models.PROTECT)
@@ -58,10 +58,12 @@ class FlagVerdict(models.Model):
         Submission,
         on_delete=models.CASCADE,
         related_name="flag_verdicts",
-        verbose_name=_("提交"),
+        verbose_name=pgettext_lazy("noun", "提交"),
     )
     round = models.PositiveIntegerField(_("轮次"))
-    decision = models.CharField(_("结论"), max_length=16, choices=Decision.choices)
+    decision = models.CharField(
+        pgettext_lazy("flag verdict", "结论"), max_length=16, choices=Decision.choices
+    )
     # The points a restore gave this submission (through the lab's override); None otherwise.
     points = models.DecimalField(
         _("恢复的分数"), max_digits=7, decimal_places=2, null=True, blank=True

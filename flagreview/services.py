@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from flagreview import selectors
 from flagreview.models import REASON_MAX_CHARS, RESPONSE_MAX_CHARS, FlagResponse, FlagVerdict
@@ -108,7 +109,7 @@ def flag_verdict_record(
     """The TA's decision on this round's result, audited in the gradebook (see module docstring)."""
     reason = (reason or "").strip()
     if decision not in FlagVerdict.Decision.values:
-        raise FlagError(_("请选择一个结论。"))
+        raise FlagError(pgettext("flag verdict", "请选择一个结论。"))
     if not reason:
         raise FlagError(_("结论需要填写理由。"))
     if len(reason) > REASON_MAX_CHARS:

@@ -24,12 +24,9 @@ class _ContentSelect(forms.Select):
 
 
 class ItemChoiceField(forms.ModelChoiceField):
+    """Labelled by GradeItem.__str__ (ModelChoiceField's default): the page's language."""
+
     widget = _ContentSelect
-
-    def label_from_instance(self, obj: GradeItem) -> str:
-        from gradebook.templatetags.gradebook_tags import item_title_text
-
-        return item_title_text(obj)
 
 
 def _items() -> ItemChoiceField:

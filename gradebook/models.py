@@ -15,6 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
+from accounts.language import page_lang
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -83,9 +84,7 @@ class GradeItem(models.Model):
     def __str__(self) -> str:
         # The key (lab:9) is internal: never shown to people. English pages (the admin's lists
         # and breadcrumbs) get the English title where there is one, as the site's pages do.
-        from django.utils.translation import get_language
-
-        if (get_language() or "").startswith("en") and self.title_en:
+        if page_lang() == "en" and self.title_en:
             return self.title_en
         return self.title
 
@@ -132,7 +131,7 @@ class Grade(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.title}: {self.points}"
+        return f"{self.student} · {self.item}: {self.points}"
 
     @property
     def is_overridden(self) -> bool:
@@ -309,7 +308,7 @@ class Extension(StaffGrant):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.title}: {self.due_at or f'+{self.extra_days}'}"
+        return f"{self.student} · {self.item}: {self.due_at or f'+{self.extra_days}'}"
 
     def effective_due(self) -> datetime | None:
         """Extra days follow the item's due date if staff move it later."""
@@ -337,7 +336,7 @@ class Excusal(StaffGrant):
         ]
 
     def __str__(self) -> str:
-        return f"{self.student} · {self.item.title} · {_('免做')}"
+        return f"{self.student} · {self.item} · {_('免做')}"
 
 
 class RegradeRequest(models.Model):
@@ -384,4 +383,4 @@ class RegradeRequest(models.Model):
         permissions = [("resolve_regraderequest", "Can answer a student's regrade request")]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.student} · {self.item.title} ({self.get_status_display()})"
+        return f"#{self.pk} {self.student} · {self.item} ({self.get_status_display()})"

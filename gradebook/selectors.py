@@ -182,6 +182,7 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
             {
                 "key": row.item.key,
                 "title": row.item.title,
+                "title_en": row.item.title_en,  # "" when staff gave none (quizzes may lack one)
                 "category": row.item.category,
                 "max_points": _s(row.item.max_points),
                 "due_at": res.due_at if res else row.item.due_at,

@@ -38,7 +38,7 @@ def _check_range(item: GradeItem, value: Decimal) -> None:
     if value < 0 or value > item.max_points:
         raise GradeError(
             _("%(item)s 的分数 %(points)s 超出 0…%(max)s 的范围。")
-            % {"item": item.title, "points": value, "max": item.max_points}
+            % {"item": str(item), "points": value, "max": item.max_points}
         )
 
 
@@ -217,7 +217,7 @@ def grade_override_clear(
     grade = Grade.objects.select_for_update().filter(student=student, item=item).first()
     if grade is None:
         raise GradeError(
-            _("该学生在 %(item)s 上没有成绩，因此没有可撤销的人工改分。") % {"item": item.title}
+            _("该学生在 %(item)s 上没有成绩，因此没有可撤销的人工改分。") % {"item": str(item)}
         )
     if grade.override_points is None:
         return grade
@@ -296,7 +296,7 @@ def extension_grant(
         raise GradeError(_("延长天数必须在 1–365 天之间。"))
     if extra_days is not None and item.due_at is None:
         raise GradeError(
-            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": item.title}
+            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": str(item)}
         )
     if due_at is not None and timezone.is_naive(due_at):
         raise GradeError(_("新截止时间需要带时区。"))
@@ -477,7 +477,7 @@ def grades_import(*, item: GradeItem, text: str, actor: AbstractBaseUser) -> Imp
     """
     if item.kind not in EXTERNAL_KINDS:
         raise GradeError(
-            _("%(item)s 在平台上评分；只能导入考试或其他类的成绩项。") % {"item": item.title}
+            _("%(item)s 在平台上评分；只能导入考试或其他类的成绩项。") % {"item": str(item)}
         )
     rows = import_parse(text, item=item)
     changed = 0

@@ -167,7 +167,7 @@ def _apply(action: str, student, actor, data: dict) -> str:
         ),
     }
     runners[action]()
-    return _("已保存：{item}").format(item=item.title)
+    return _("已保存：{item}").format(item=str(item))
 
 
 @staff_required
@@ -226,7 +226,7 @@ def grades_import(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
-                    item=item.title, changed=result.changed, same=result.unchanged
+                    item=str(item), changed=result.changed, same=result.unchanged
                 ),
             )
             return redirect("gradebook:staff_item", item_id=item.pk)

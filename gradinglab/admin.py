@@ -261,7 +261,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         counted = grade.counted_ref.removeprefix("submission:") if grade else ""
         context = {
             **self.admin_site.each_context(request),
-            "title": _("改分：%(item)s · 提交 #%(n)s") % {"item": item.title, "n": sub.pk},
+            "title": _("改分：%(item)s · 提交 #%(n)s") % {"item": str(item), "n": sub.pk},
             "form": form,
             "sub": sub,
             "item": item,

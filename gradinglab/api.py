@@ -8,6 +8,7 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -74,6 +75,11 @@ def _job_refusal(request: Request, exc: Exception) -> Response:
 class PhaseIn(serializers.Serializer):
     job_token = serializers.CharField(max_length=200)
     phase = serializers.ChoiceField(choices=results.PHASES)
+
+
+def _no_open_lab(slug: str) -> Response:
+    """404 for a problem with no assignment this user may submit to, in the request's language."""
+    return Response({"detail": _("没有可提交的实验：%(slug)s") % {"slug": slug}}, status=404)
 
 
 @extend_schema(request=PhaseIn, responses={200: OkOut, **refusals(400, 401, 403, 404, 409)})
@@ -178,7 +184,7 @@ def submission_create(request: Request) -> Response:
         request.user, values["problem"], values.get("assignment")
     )
     if assignment is None:
-        return Response({"detail": f"没有可提交的实验：{values['problem']}"}, status=404)
+        return _no_open_lab(values["problem"])
     try:
         sub = submissions.submission_create(
             student=request.user,
@@ -221,7 +227,7 @@ def assignment_points(request: Request, slug: str) -> Response:
     same points as the web (the mapping itself is gradinglab.scoring, shared by both)."""
     assignment = selectors.open_assignment_for(request.user, slug)
     if assignment is None:
-        return Response({"detail": f"没有可提交的实验：{slug}"}, status=404)
+        return _no_open_lab(slug)
     cpu_only = not assignment.gpu_kind
     split = point_split(assignment.problem.scoring, points=assignment.points, cpu_only=cpu_only)
     return Response(

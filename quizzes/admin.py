@@ -72,7 +72,20 @@ class QuizAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("title",)}
     inlines = [PoolInline]
     fieldsets = (
-        (None, {"fields": ("title", "slug", "kind", "lecture", "description", "published")}),
+        (
+            None,
+            {
+                "fields": (
+                    ("title", "title_en"),
+                    "slug",
+                    "kind",
+                    "lecture",
+                    "description",
+                    "description_en",
+                    "published",
+                )
+            },
+        ),
         (
             _("时间"),
             {

@@ -15,10 +15,18 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from quizzes.bank import BankError, QuestionSpec, parse_question
 from quizzes.models import Choice, Question, Quiz, QuizQuestion, QuizRule
-from quizzes.services import QuizError, _choice_rows, _question_fields, quiz_gradebook_item
+from quizzes.services import (
+    QuizError,
+    _choice_rows,
+    _question_fields,
+    default_words_ensure,
+    english,
+    quiz_gradebook_item,
+)
 
 MAX_RULE_COUNT = 50  # questions per rule; a graded quiz is a page, not an exam bank
 
@@ -169,7 +177,16 @@ def demo_quiz_ensure() -> Quiz | None:
 
     from django.utils import timezone
 
-    if Quiz.objects.filter(slug=DEMO_SLUG).exists():
+    title = gettext_noop("第 5 讲小测（计分，演示）")
+    description = gettext_noop(
+        "三道选定的单选题，加上从第 5 讲多选题中随机抽取的三道（每道 2 分）。"
+    )
+    if kept := Quiz.objects.filter(slug=DEMO_SLUG).first():
+        words = {
+            "title": (title, english(title)),
+            "description": (description, english(description)),
+        }
+        default_words_ensure(kept, **words)  # made before quizzes had English words
         return None
     picked = list(Question.objects.filter(lecture=5, qtype="single").order_by("bank_id")[:3])
     rule = RuleSpec(count=3, points=Decimal("2"), lecture=5, qtype="multiple")
@@ -177,11 +194,13 @@ def demo_quiz_ensure() -> Quiz | None:
         return None
     now = timezone.now()
     quiz = Quiz.objects.create(
-        title=_("第 5 讲小测（计分，演示）"),
+        title=title,
+        title_en=english(title),
         slug=DEMO_SLUG,
         kind=Quiz.Kind.GRADED,
         lecture=5,
-        description=_("三道选定的单选题，加上从第 5 讲多选题中随机抽取的三道（每道 2 分）。"),
+        description=description,
+        description_en=english(description),
         closes_at=now + timedelta(days=DEMO_CLOSE_DAYS),
         late_until=now + timedelta(days=DEMO_CLOSE_DAYS + DEMO_LATE_DAYS),
         late_penalty_percent=Decimal("20"),

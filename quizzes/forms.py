@@ -36,9 +36,11 @@ class QuizSettingsForm(forms.ModelForm):
         model = Quiz
         fields = (
             "title",
+            "title_en",
             "slug",
             "lecture",
             "description",
+            "description_en",
             "opens_at",
             "closes_at",
             "late_until",

@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import student_field
+from accounts.language import page_lang
 
 
 class Question(models.Model):
@@ -130,7 +131,7 @@ RESERVED_SLUGS = frozenset({"staff", "bank"})
 class Quiz(models.Model):
     class Kind(models.TextChoices):
         PRACTICE = "practice", _("练习")
-        GRADED = "graded", _("计分测验")
+        GRADED = "graded", pgettext_lazy("quiz kind", "计分测验")
         SELFTEST = "selftest", _("互动自测")
 
     class Grading(models.TextChoices):
@@ -146,10 +147,16 @@ class Quiz(models.Model):
         EACH_ANSWER = "each_answer", _("每个选项计分")
 
     title = models.CharField(_("名称"), max_length=200)
+    title_en = models.CharField(
+        _("英文名称"), max_length=200, blank=True, help_text=_("英文页面显示它；留空则显示名称")
+    )
     slug = models.SlugField(_("短名"), max_length=64, unique=True)
     kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices, default=Kind.GRADED)
     lecture = models.PositiveSmallIntegerField(_("讲次"), null=True, blank=True)
-    description = models.TextField(_("说明"), blank=True)
+    description = models.TextField(pgettext_lazy("quiz field", "说明"), blank=True)
+    description_en = models.TextField(
+        _("英文说明"), blank=True, help_text=_("英文页面显示它；留空则显示说明")
+    )
     published = models.BooleanField(_("已发布"), default=False)
     opens_at = models.DateTimeField(_("开放时间"), null=True, blank=True)
     closes_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
@@ -231,7 +238,7 @@ class Quiz(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title
+        return self.shown_title
 
     def clean(self) -> None:
         super().clean()
@@ -243,6 +250,17 @@ class Quiz(models.Model):
     @property
     def is_graded(self) -> bool:
         return self.kind == self.Kind.GRADED
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the page's language: the English one on English pages, when there is one."""
+        return self.title_en if self.title_en and page_lang() == "en" else self.title
+
+    @property
+    def shown_description(self) -> str:
+        return (
+            self.description_en if self.description_en and page_lang() == "en" else self.description
+        )
 
     @property
     def gradebook_key(self) -> str:

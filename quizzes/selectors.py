@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts.language import page_lang
 from quizzes import clock
 from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
@@ -75,11 +75,6 @@ def _accepted(text: str, exact: Decimal, abs_tol: Decimal, rel_tol: Decimal) -> 
         return False
 
 
-def english() -> bool:
-    """True when the reader chose English: question text comes from the ``*_en`` fields."""
-    return (get_language() or "").startswith("en")
-
-
 def question_text(question: Question, en: bool) -> tuple[str, str]:
     """(stem, explanation) in the reader's language; Chinese when no English was written."""
     if en and question.stem_en:
@@ -138,7 +133,7 @@ def questions_as_seen(
     browsing use it with a chosen seed; a student's attempt with its own)."""
     questions = Question.objects.prefetch_related("choices").in_bulk(question_ids)
     answers = answers or {}
-    en = english()
+    en = page_lang() == "en"  # question text comes from the *_en fields
     views = []
     for number, qid in enumerate(question_ids, start=1):
         question = questions[qid]

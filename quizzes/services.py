@@ -17,7 +17,9 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
@@ -152,19 +154,43 @@ def _keep_staff_question(file: str, question: Question, spec: QuestionSpec) -> N
         )
 
 
+def english(msgid: str) -> str:
+    """The English words of a default the site writes into the database (a quiz's English title):
+    stored once, whatever language the import runs in."""
+    with translation.override("en"):
+        return _(msgid)
+
+
+def default_words_ensure(quiz: Quiz, **words: tuple[str, str]) -> None:
+    """Fill a default quiz's English words (title_en=(default Chinese, English), ...) where the
+    field is empty and its Chinese field still holds the default: staff's own words are kept."""
+    changed = []
+    for name, (zh, en) in words.items():
+        if not getattr(quiz, f"{name}_en") and getattr(quiz, name) == zh:
+            setattr(quiz, f"{name}_en", en)
+            changed.append(f"{name}_en")
+    if changed:
+        quiz.save(update_fields=changed)
+        if quiz.is_graded and quiz.published:
+            quiz_gradebook_item(quiz)  # the gradebook column's English title follows
+
+
 @transaction.atomic
 def quizzes_ensure_defaults(titles: dict[int, str]) -> list[Quiz]:
     """Per-lecture practice quizzes and the comprehensive 互动自测, published; pools synced.
 
-    Settings staff changed later are kept: only missing quizzes are created, and only missing
-    questions are added to the pools.
+    Settings staff changed later are kept: only missing quizzes are created, only missing
+    questions are added to the pools, and English titles are filled only where empty.
     """
     made = []
     for lecture, title in sorted(titles.items()):
+        zh_title = f"第 {lecture} 讲练习：{title}"
+        en_title = english(gettext_noop("第 %(n)d 讲练习")) % {"n": lecture}
         quiz, _created = Quiz.objects.get_or_create(
             slug=f"practice-l{lecture}",
             defaults={
-                "title": _("第 %(n)d 讲练习：%(t)s") % {"n": lecture, "t": title},
+                "title": zh_title,
+                "title_en": en_title,
                 "kind": Quiz.Kind.PRACTICE,
                 "lecture": lecture,
                 "published": True,
@@ -177,16 +203,21 @@ def quizzes_ensure_defaults(titles: dict[int, str]) -> list[Quiz]:
                 "review_explanation_after": True,
             },
         )
+        default_words_ensure(quiz, title=(zh_title, en_title))
         _pool_sync(quiz, Question.objects.filter(lecture=lecture))
         made.append(quiz)
+    words = {
+        "title": gettext_noop("互动自测（第 1–10 讲）"),
+        "description": gettext_noop(
+            "覆盖第 1–10 讲全部考点的综合自测，每次随机抽题，支持单选与多选，自动判分。"
+        ),
+    }
     selftest, _created = Quiz.objects.get_or_create(
         slug=SELFTEST_SLUG,
         defaults={
-            "title": _("互动自测（第 1–10 讲）"),
+            **words,
+            **{f"{name}_en": english(zh) for name, zh in words.items()},
             "kind": Quiz.Kind.SELFTEST,
-            "description": _(
-                "覆盖第 1–10 讲全部考点的综合自测，每次随机抽题，支持单选与多选，自动判分。"
-            ),
             "published": True,
             "draw_count": SELFTEST_DRAW,
             "shuffle_questions": True,
@@ -196,6 +227,7 @@ def quizzes_ensure_defaults(titles: dict[int, str]) -> list[Quiz]:
             "review_explanation_after": True,
         },
     )
+    default_words_ensure(selftest, **{name: (zh, english(zh)) for name, zh in words.items()})
     _pool_sync(selftest, Question.objects.all())
     made.append(selftest)
     return made
@@ -484,6 +516,7 @@ def quiz_gradebook_item(quiz: Quiz):
     return grade_item_ensure(
         key=quiz.gradebook_key,
         title=quiz.title,
+        title_en=quiz.title_en,
         kind="quiz",
         max_points=quiz.grade_max_points,
         category="quiz",

@@ -93,7 +93,7 @@ def quiz_list(request: HttpRequest) -> HttpResponse:
         quiz = form.save(commit=False)
         quiz.kind, quiz.published = Quiz.Kind.GRADED, False  # a new quiz is always a draft
         quiz.save()
-        messages.success(request, _("已创建草稿：%(t)s") % {"t": quiz.title})
+        messages.success(request, _("已创建草稿：%(t)s") % {"t": quiz.shown_title})
         return _to_editor(quiz)
     context = {"quizzes": selectors.staff_quizzes(), "form": form}
     status = 400 if request.method == "POST" else 200

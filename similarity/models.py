@@ -44,7 +44,7 @@ class SimilarityRun(models.Model):
     # The fingerprints held by so many students that they were ignored (the problem's idiom); the
     # review page leaves them unhighlighted, as the ranking did.
     common_hashes = models.JSONField(_("忽略的常见指纹"), default=list, blank=True)
-    error = models.TextField(_("错误"), blank=True)
+    error = models.TextField(pgettext_lazy("failure", "错误"), blank=True)
 
     class Meta:
         ordering = ("-created_at", "-pk")

@@ -72,3 +72,6 @@ def test_cli_submission_page_problem_page_and_gradebook_show_the_same_points(
     mine = client.get("/grades/api/mine").json()
     (item,) = [i for i in mine["items"] if i["key"] == assignment.grade_item_key]
     assert (item["points"], item["max_points"]) == ("7.50", "7.50")
+    assert (
+        item["title_en"] == grade_row.item.title_en == "Lab: Vector addition"
+    )  # for English clients

@@ -94,6 +94,29 @@ def test_home_shows_announcement_and_due_items(client_a) -> None:
     assert "停机" in html and "<em>今晚</em>" in html and "接下来要交" in html
 
 
+def test_home_marks_only_chinese_text_as_chinese(client_a) -> None:
+    """lang="zh-CN" tells screen readers how to say a text: an English page's lab name and a
+    staff's English announcement are not Chinese; a Chinese announcement is."""
+    import re
+
+    from gradinglab.tests.labkit import make_assignment
+
+    now = timezone.now()
+    make_assignment(due_at=now + timedelta(days=2))
+    for title, body in (("Maintenance tonight", "*Back at 9*"), ("停机", "*今晚*")):
+        announcement_save(
+            announcement=Announcement(title=title, body_md=body, expires_at=now + timedelta(days=1))
+        )
+    client_a.cookies["django_language"] = "en"
+    html = client_a.get("/").content.decode()
+    chinese = re.findall(r'lang="zh-CN"[^>]*>\s*(?:<[^>]+>\s*)*([^<]+)', html)
+    assert "Vector addition" in html and "Maintenance tonight" in html
+    assert not [
+        t for t in chinese if "Vector addition" in t or "Maintenance" in t or "Back at" in t
+    ]
+    assert "停机" in chinese and "今晚" in chinese, chinese
+
+
 def test_staff_post_announcements_in_the_admin(client_ta, ta) -> None:
     response = client_ta.post(
         "/admin/dashboard/announcement/add/",

@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 register = template.Library()
 
@@ -16,7 +16,7 @@ _STATUS = {
     "missing": _("缺交"),
     "submitted": _("已提交（成绩未发布）"),
     "graded": _("已评分"),
-    "released": _("已发布"),
+    "released": pgettext_lazy("grade release", "已发布"),
     "excused": _("免做"),
 }
 
@@ -67,25 +67,12 @@ def ref_link(ref: str) -> str:
 
 @register.filter
 def item_title(item) -> str:
-    """The item's English title on English pages when it has one (labs do), else its title,
-    marked as Chinese content when it is Chinese (a quiz title is course content)."""
-    from django.utils.translation import get_language
-
+    """The item's name in the page's language (GradeItem.__str__: its English title on English
+    pages when it has one), marked as Chinese content when it is Chinese (a quiz title is course
+    content)."""
     from accounts.templatetags.ui_tags import content
 
-    if (get_language() or "").startswith("en") and getattr(item, "title_en", ""):
-        return item.title_en
-    return content(item.title)
-
-
-@register.filter
-def item_title_text(item) -> str:
-    """item_title as plain text, for <title> and <option>, which cannot hold markup."""
-    from django.utils.translation import get_language
-
-    if (get_language() or "").startswith("en") and getattr(item, "title_en", ""):
-        return item.title_en
-    return item.title
+    return content(str(item))
 
 
 _CATEGORY = {"quiz": _("测验"), "lab": _("实验"), "exam": _("考试"), "other": _("其他")}

@@ -17,6 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.language import page_lang
 from gradebook.models import Grade, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
 from gradinglab import conf, result_check
@@ -173,8 +174,8 @@ def assignment_grade_item(assignment: Assignment) -> GradeItem:
     item's initial one (the gradebook owns it after creation, so a result never overwrites it)."""
     return grade_item_ensure(
         key=assignment.grade_item_key,
-        title=f"实验：{assignment.display_title}",
-        title_en=f"Lab: {assignment.title or assignment.problem.title_en or assignment.problem.slug}",
+        title=f"实验：{assignment.name_for('zh')}",
+        title_en=f"Lab: {assignment.name_for('en')}",
         kind="lab",
         category="lab",
         max_points=assignment.points,
@@ -230,7 +231,7 @@ def submission_score_override(
     if points is not None and not Decimal(0) <= points <= assignment.points:
         raise GradeError(
             _("%(item)s 的分数 %(points)s 超出 0…%(max)s 的范围。")
-            % {"item": assignment.display_title, "points": points, "max": assignment.points}
+            % {"item": assignment.name_for(page_lang()), "points": points, "max": assignment.points}
         )
     sub = Submission.objects.select_for_update().get(pk=submission.pk)
     old = submission_effective_score(sub)

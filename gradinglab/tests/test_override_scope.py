@@ -18,25 +18,30 @@ from gradinglab.tests.labkit import make_assignment
 pytestmark = pytest.mark.django_db
 
 
+def _graded(assignment, student, scores: tuple[str, ...]) -> list[Submission]:
+    """Accepted submissions with these scores (sources a, b, ...), then the gradebook synced."""
+    made = [
+        Submission.objects.create(
+            assignment=assignment,
+            student=student,
+            backend="triton",
+            source=src,
+            sha256=src * 64,
+            created_at=timezone.now(),
+            status="accepted",
+            score=Decimal(score),
+        )
+        for score, src in zip(scores, "abcdefgh", strict=False)
+    ]
+    assignment_grade_sync(assignment=assignment, student=student)
+    return made
+
+
 @pytest.fixture
 def two_submissions(student_a):
     assignment = make_assignment(title="向量加法实验")
-    made = []
-    for score, src in (("10.00", "a"), ("5.00", "b")):
-        made.append(
-            Submission.objects.create(
-                assignment=assignment,
-                student=student_a,
-                backend="triton",
-                source=src,
-                sha256=src * 64,
-                created_at=timezone.now(),
-                status="accepted",
-                score=Decimal(score),
-            )  # fmt: skip
-        )
-    assignment_grade_sync(assignment=assignment, student=student_a)
-    return assignment, made[0], made[1]
+    best, other = _graded(assignment, student_a, ("10.00", "5.00"))
+    return assignment, best, other
 
 
 def _url(sub) -> str:
@@ -97,6 +102,20 @@ def test_out_of_range_names_the_item(client_ta, two_submissions):
         assert page.status_code == 200 and "超出 0…10" in body and "向量加法实验" in body
         assert "lab:" not in body
     assert not GradeEvent.objects.filter(action__in=["override", "sub_override"]).exists()
+
+
+def test_out_of_range_names_an_untitled_item_in_the_pages_language(client_ta, student_a):
+    """No title: the problem's name, in English on an English page (both scopes)."""
+    (sub,) = _graded(make_assignment(), student_a, ("10.00",))
+    client_ta.cookies["django_language"] = "en"
+    for scope in ("submission", "item"):
+        page = client_ta.post(_url(sub), {"scope": scope, "points": "99", "reason": "x"})
+        body = page.content.decode()
+        assert page.status_code == 200 and "outside 0…10" in body, scope
+        assert body.count("<h1") == 1, scope  # the admin's title, not a second one of our own
+        assert "for Lab: Vector addition." in body or "for Vector addition." in body, scope
+        main = body.split('id="content"', 1)[1]
+        assert "向量加法" not in main and "（" not in main, scope
 
 
 def test_student_cannot_override(client_a, two_submissions):

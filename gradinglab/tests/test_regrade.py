@@ -48,6 +48,7 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
     assert preview.status_code == 200
     html = preview.content.decode()
     assert "student_a" in html and "10.00" in html and "20.00" in html
+    assert html.count("<h1") == 1  # the admin's title, not a second one of our own
     assert "student_b" not in html  # 0 points stays 0: no change to list
     grade = Grade.objects.get(student=student_a, item__key=assignment.grade_item_key)
     assert grade.points == Decimal("10.00")  # nothing applied

@@ -1,0 +1,33 @@
+"""Words that mean two things read right in English in each place (tests/test_po_complete.py
+keeps one translation per msgid; these are the ones that needed a context to do so)."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from flagreview.forms import VerdictForm
+from flagreview.models import FlagResponse, FlagVerdict
+from gradebook.templatetags.gradebook_tags import status_label
+from gradinglab.models import Assignment
+from quizzes.models import Quiz
+from similarity.models import SimilarityDecision, SimilarityRun
+
+
+def _label(model, field: str) -> str:
+    return str(model._meta.get_field(field).verbose_name)
+
+
+def test_english_labels_follow_their_meaning() -> None:
+    with translation.override("en"):
+        assert _label(FlagResponse, "submission") == "Submission"  # the noun, not "Submit"
+        assert translation.gettext("提交") == "Submit"  # the lab page's section and button
+        assert _label(Quiz, "description") == "Description"  # not the regrade "Message"
+        assert str(Quiz.Kind.GRADED.label) == "Graded quiz"  # one quiz's type
+        assert translation.gettext("计分测验") == "Graded quizzes"  # the list's heading
+        assert _label(SimilarityRun, "error") == "Error"  # not a wrong answer
+        assert _label(Assignment, "problem") == "Problem"  # a lab problem, not a question
+        assert status_label("released") == "Released"  # grades released to students
+        assert _label(Quiz, "published") == "Published"  # a quiz published to students
+        assert _label(FlagVerdict, "decision") == "Verdict"  # a TA's verdict on a flagged result
+        assert str(VerdictForm().fields["decision"].label) == "Verdict"
+        assert _label(SimilarityDecision, "decision") == "Decision"  # on a similar pair
