@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.services import user_create_with_role
 from conftest import browser_login
-from gradebook.services import grade_record
+from gradebook.services import grade_record, regrade_request_create
 from gradinglab.models import Submission
 from gradinglab.services.results import assignment_grade_item
 from gradinglab.tests.labkit import make_assignment
@@ -41,9 +41,11 @@ def _data():
         assignment=assignment, student=student, backend="triton", source="x", sha256="0" * 64,
         created_at=timezone.now(), status="accepted", score=Decimal("10"),
     )  # fmt: skip
-    grade_record(
-        student=student, item=assignment_grade_item(assignment), points=10, source="lab",
-        ref=f"submission:{sub.pk}",
+    item = assignment_grade_item(assignment)
+    grade_record(student=student, item=item, points=10, source="lab", ref=f"submission:{sub.pk}")
+    regrade_request_create(
+        student=student, item=item, ref=f"submission:{sub.pk}",
+        message="第二个测试的容差似乎太紧了，请复核。",
     )  # fmt: skip
     return student, quiz, sub
 
@@ -60,6 +62,7 @@ def _pages(student, quiz, sub) -> list[str]:
         f"/staff/people/{student.pk}/",
         f"/grades/staff/students/{student.pk}/?item=1",
         "/grades/staff/",
+        "/grades/staff/regrades/",
     ]
 
 
