@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.language import page_lang
 from gradinglab import conf, selectors
+from gradinglab.access import may_request_regrade, may_review_in_admin
 from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Assignment, Problem, Submission
 from gradinglab.roofline import roofline_chart
@@ -252,7 +254,7 @@ def _regrade_url(sub: Submission) -> str:
     return f"{base}?{query}"
 
 
-def _status_context(sub: Submission) -> dict:
+def _status_context(sub: Submission, user: AbstractBaseUser) -> dict:
     doc = None if sub.is_pending else sub.result
     compile_info = (doc or {}).get("compile") or {}
     return {
@@ -262,7 +264,7 @@ def _status_context(sub: Submission) -> dict:
         "ptxas": compile_info.get("ptxas"),
         "queue_position": selectors.queue_position(sub),
         "phases": results.PHASES,
-        "regrade_url": _regrade_url(sub),
+        "regrade_url": _regrade_url(sub) if may_request_regrade(user, sub) else "",
         "roofline_pct": None
         if sub.roofline_fraction is None
         else round(100 * sub.roofline_fraction, 1),
@@ -273,7 +275,9 @@ def _status_context(sub: Submission) -> dict:
 @require_GET
 def submission_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sub = _submission_or_404(request, pk)
-    context = _status_context(sub)
+    context = _status_context(sub, request.user)
+    if may_review_in_admin(request.user):
+        context["review_url"] = reverse("admin:gradinglab_submission_change", args=[sub.pk])
     context["source_html"] = highlight_code(sub.source, LANG_OF_BACKEND.get(sub.backend, "text"))
     context["others"] = Submission.objects.filter(
         assignment=sub.assignment, student=sub.student
@@ -295,7 +299,7 @@ def submission_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def submission_status(request: HttpRequest, pk: int) -> HttpResponse:
     """The htmx-polled fragment; it stops polling itself once the submission is done."""
     sub = _submission_or_404(request, pk)
-    return render(request, "gradinglab/partials/status.html", _status_context(sub))
+    return render(request, "gradinglab/partials/status.html", _status_context(sub, request.user))
 
 
 @login_required
