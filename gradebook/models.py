@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
-from accounts.language import page_lang
+from accounts.language import in_page_language
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -84,9 +84,7 @@ class GradeItem(models.Model):
     def __str__(self) -> str:
         # The key (lab:9) is internal: never shown to people. English pages (the admin's lists
         # and breadcrumbs) get the English title where there is one, as the site's pages do.
-        if page_lang() == "en" and self.title_en:
-            return self.title_en
-        return self.title
+        return in_page_language(self.title, self.title_en)
 
 
 class GradeQuerySet(OwnedQuerySet):

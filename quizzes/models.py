@@ -17,7 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import student_field
-from accounts.language import page_lang
+from accounts.language import in_page_language
 
 
 class Question(models.Model):
@@ -254,13 +254,11 @@ class Quiz(models.Model):
     @property
     def shown_title(self) -> str:
         """The title in the page's language: the English one on English pages, when there is one."""
-        return self.title_en if self.title_en and page_lang() == "en" else self.title
+        return in_page_language(self.title, self.title_en)
 
     @property
     def shown_description(self) -> str:
-        return (
-            self.description_en if self.description_en and page_lang() == "en" else self.description
-        )
+        return in_page_language(self.description, self.description_en)
 
     @property
     def gradebook_key(self) -> str:
