@@ -63,8 +63,8 @@ class LectureAdmin(PreviewMixin, admin.ModelAdmin):
     list_display = ("number", "title", "module", "imported_at")
     fields = (
         "number",
-        "title",
-        "module",
+        ("title", "title_en"),
+        ("module", "module_en"),
         "overview_md",
         "intro_md",
         "preview",

@@ -20,6 +20,8 @@ NUMBERED_RE = re.compile(
 FENCE_RE = re.compile(r"^ *```")
 LINK_TARGET_RE = re.compile(r"\(sec:(?P<num>\d+\.\d+(?:\.\d+)?)\)")
 LECTURE_KEYS = {"number": int, "title": str, "module": str, "overview": str}
+# English names for English pages; a lecture without them shows its Chinese ones there.
+LECTURE_OPTIONAL_KEYS = {"title_en": str, "module_en": str}
 PAGE_KEYS = {"slug": str, "title": str}
 
 
@@ -64,6 +66,8 @@ class ParsedLecture:
     intro_md: str
     sections: list[ParsedSection]
     content_hash: str
+    title_en: str = ""
+    module_en: str = ""
 
 
 @dataclass
@@ -80,9 +84,16 @@ def section_hash(title: str, body_md: str) -> str:
     return hashlib.sha256(f"{title}\n\0{body_md}".encode()).hexdigest()
 
 
-def lecture_header_hash(title: str, module: str, overview_md: str, intro_md: str) -> str:
-    """What staff can edit on a lecture row (the sections have their own hashes)."""
-    return hashlib.sha256("\n\0".join((title, module, overview_md, intro_md)).encode()).hexdigest()
+def lecture_header_hash(
+    title: str, module: str, overview_md: str, intro_md: str, english: tuple[str, str] = ("", "")
+) -> str:
+    """What staff can edit on a lecture row (the sections have their own hashes).
+
+    ``english`` (English title, English module) joins the hash only when set, so a row imported
+    before lectures had English names keeps the hash it was stored with: its next import is not
+    taken for a staff edit."""
+    parts = (title, module, overview_md, intro_md) + (english if any(english) else ())
+    return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
 
 
 def _read(path: Path) -> str:
@@ -93,8 +104,14 @@ def _read(path: Path) -> str:
         raise ContentError(path, raw[: exc.start].count(b"\n") + 1, "not valid UTF-8") from exc
 
 
-def split_front_matter(path: Path, text: str, keys: dict[str, type]) -> tuple[dict, list[str], int]:
-    """(front matter, body lines, 1-based line number of the first body line)."""
+def split_front_matter(
+    path: Path, text: str, keys: dict[str, type], optional: dict[str, type] | None = None
+) -> tuple[dict, list[str], int]:
+    """(front matter, body lines, 1-based line number of the first body line).
+
+    ``keys`` must all be there; ``optional`` ones may be left out but, when given, are checked
+    the same way."""
+    optional = optional or {}
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
         raise ContentError(path, 1, "file must start with a '---' front matter block")
@@ -110,13 +127,13 @@ def split_front_matter(path: Path, text: str, keys: dict[str, type]) -> tuple[di
         raise ContentError(path, line, f"front matter is not valid YAML: {exc}") from exc
     if not isinstance(meta, dict):
         raise ContentError(path, 2, "front matter must be a mapping of keys")
-    for key, kind in keys.items():
+    for key, kind in {**keys, **{k: v for k, v in optional.items() if k in meta}}.items():
         value = meta.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) or value in ("", None):
             raise ContentError(
                 path, _key_line(lines, key, end), f"front matter needs '{key}' ({kind.__name__})"
             )
-    unknown = sorted(set(meta) - set(keys))
+    unknown = sorted(set(meta) - set(keys) - set(optional))
     if unknown:
         raise ContentError(
             path, _key_line(lines, unknown[0], end), f"unknown front matter key '{unknown[0]}'"
@@ -159,7 +176,7 @@ def _numbered_heading(
 
 def parse_lecture(path: Path) -> ParsedLecture:
     text = _read(path)
-    meta, body, first = split_front_matter(path, text, LECTURE_KEYS)
+    meta, body, first = split_front_matter(path, text, LECTURE_KEYS, LECTURE_OPTIONAL_KEYS)
     number = meta["number"]
     intro: list[str] = []
     sections: list[ParsedSection] = []
@@ -207,6 +224,8 @@ def parse_lecture(path: Path) -> ParsedLecture:
         number=number,
         title=meta["title"],
         module=meta["module"],
+        title_en=meta.get("title_en", ""),
+        module_en=meta.get("module_en", ""),
         overview=meta["overview"],
         intro_md=intro_md,
         sections=sections,

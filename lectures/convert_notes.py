@@ -47,6 +47,29 @@ MODULES = {
     9: "多卡分布式",
     10: "通信",
 }
+# English names for English pages (the lecture text stays the notes' Chinese). Where the notes give
+# a lecture's English title ("Lecture 05: Convolution, Nonlinear, and Operator Fusion", "Lecture 08:
+# AI Compilers", "The Evolution of NVIDIA Tensor Cores") it is used as written; the others translate
+# the Chinese title.
+TITLES_EN = {
+    1: "Introduction: Why Parallelism",
+    2: "Heterogeneous Programming: CUDA Essentials",
+    3: "CUDA by Example: Reduction and Tiled Convolution",
+    4: "Attention and FlashAttention",
+    5: "Convolution, Nonlinear, and Operator Fusion",
+    7: "The Evolution of NVIDIA Tensor Cores",
+    8: "AI Compilers",
+    9: "Distributed Parallelism: Data / Tensor / Pipeline / Hybrid",
+    10: "Communication Primitives, MPI and Collective Communication Libraries",
+}
+MODULES_EN = {
+    "概念": "Concepts",
+    "单卡编程": "Single-GPU programming",
+    "算子优化": "Operator optimization",
+    "编译自动化": "Compilers and automation",
+    "多卡分布式": "Multi-GPU distribution",
+    "通信": "Communication",
+}
 
 MATH_RE = re.compile(r"\$\$.+?\$\$|\$.+?\$")
 # Characters Markdown would otherwise read as markup in prose taken verbatim from the notes.
@@ -180,7 +203,14 @@ def lecture_file(lines: list[str], blocks: dict[int, CodeBlock], num: int, s: in
     while not lines[i].strip():
         i += 1
     overview = escape_prose(lines[i].strip())
-    front = {"number": num, "title": title, "module": MODULES[num], "overview": overview}
+    front = {
+        "number": num,
+        "title": title,
+        "title_en": TITLES_EN[num],
+        "module": MODULES[num],
+        "module_en": MODULES_EN[MODULES[num]],
+        "overview": overview,
+    }
     head = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=10_000)
     return f"---\n{head}---\n\n" + body_markdown(lines, blocks, i + 1, e)
 

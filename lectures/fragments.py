@@ -67,7 +67,7 @@ def page_cache_key(request, lecture, neighbours) -> str | None:
     parts = [
         f"{lecture.pk}:{lecture.revision}",
         f"{lecture.reads}:{lecture.last_read}",
-        ",".join(f"{n.number}:{n.title}" if n else "-" for n in neighbours),
+        ",".join(f"{n.number}:{n.title}:{n.title_en}" if n else "-" for n in neighbours),
         getattr(request, "LANGUAGE_CODE", ""),
         f"{user.pk}:{user.get_short_name()}:{user.get_username()}:{user.is_staff}:{user.is_superuser}",
         f"course-staff:{is_staff_member(user)}",  # the header's admin link follows the role

@@ -7,6 +7,7 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet
 from accounts.fields import staff_field
+from accounts.language import in_page_language
 
 
 class LectureQuerySet(AccessQuerySet):
@@ -17,7 +18,21 @@ class LectureQuerySet(AccessQuerySet):
 class Lecture(models.Model):
     number = models.PositiveSmallIntegerField(_("讲次"), unique=True)
     title = models.CharField(_("标题"), max_length=200)
+    title_en = models.CharField(
+        _("英文标题"),
+        max_length=200,
+        blank=True,
+        default="",
+        help_text=_("英文页面显示；空 = 显示中文标题"),
+    )
     module = models.CharField(_("模块"), max_length=50)
+    module_en = models.CharField(
+        _("英文模块名"),
+        max_length=50,
+        blank=True,
+        default="",
+        help_text=_("英文页面显示；空 = 显示中文模块名"),
+    )
     overview_md = models.TextField(_("概述（Markdown）"))
     overview_html = models.TextField(editable=False, default="", verbose_name=_("概述（HTML）"))
     intro_md = models.TextField(_("导言（Markdown）"), blank=True, default="")
@@ -45,6 +60,15 @@ class Lecture(models.Model):
 
     def __str__(self) -> str:
         return f"第 {self.number} 讲 · {self.title}"
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the page's language: the English one on English pages, when there is one."""
+        return in_page_language(self.title, self.title_en)
+
+    @property
+    def shown_module(self) -> str:
+        return in_page_language(self.module, self.module_en)
 
 
 class Section(models.Model):

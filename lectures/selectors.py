@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import Count, FilteredRelation, Q, QuerySet
 
+from accounts.language import in_page_language
 from lectures.models import CoursePage, Lecture, Section, SectionRead
 
 
@@ -75,9 +76,14 @@ class LectureStub:
     pk: int
     number: int
     title: str
+    title_en: str
     revision: int
     reads: int
     last_read: datetime | None
+
+    @property
+    def shown_title(self) -> str:
+        return in_page_language(self.title, self.title_en)
 
 
 def _lecture_index_sql() -> str:
@@ -90,10 +96,10 @@ def _lecture_index_sql() -> str:
     # (FilteredRelation + two aggregates) cost more CPU than running it. Only this user's marks are
     # joined (ON … AND user_id = %s, served by the unique (user, section) index).
     return (
-        f"SELECT l.id, l.number, l.title, l.revision, COUNT(r.id), MAX(r.read_at) "
+        f"SELECT l.id, l.number, l.title, l.title_en, l.revision, COUNT(r.id), MAX(r.read_at) "
         f"FROM {lecture} l LEFT JOIN {section} s ON s.lecture_id = l.id "
         f"LEFT JOIN {read} r ON r.section_id = s.id AND r.user_id = %s "
-        f"GROUP BY l.id, l.number, l.title, l.revision ORDER BY l.number"
+        f"GROUP BY l.id, l.number, l.title, l.title_en, l.revision ORDER BY l.number"
     )
 
 

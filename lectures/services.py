@@ -69,7 +69,13 @@ def _is_staff_edited(row: Section) -> bool:
 
 
 def _file_header_hash(parsed: ParsedLecture) -> str:
-    return lecture_header_hash(parsed.title, parsed.module, parsed.overview, parsed.intro_md)
+    return lecture_header_hash(
+        parsed.title,
+        parsed.module,
+        parsed.overview,
+        parsed.intro_md,
+        (parsed.title_en, parsed.module_en),
+    )
 
 
 def _header_kept(
@@ -78,7 +84,11 @@ def _header_kept(
     """True when staff edited the lecture's own fields since the import and the file now says
     something else: the edit is kept and reported, as for sections, unless ``force``."""
     current = lecture_header_hash(
-        lecture.title, lecture.module, lecture.overview_md, lecture.intro_md
+        lecture.title,
+        lecture.module,
+        lecture.overview_md,
+        lecture.intro_md,
+        (lecture.title_en, lecture.module_en),
     )
     edited = bool(lecture.header_hash) and current != lecture.header_hash
     if not edited or force or current == _file_header_hash(parsed):
@@ -102,6 +112,7 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         lecture_changed = False  # staff's title/overview/intro stay; the sections still import
     elif lecture_changed:
         lecture.title, lecture.module = parsed.title, parsed.module
+        lecture.title_en, lecture.module_en = parsed.title_en, parsed.module_en
         lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
         lecture.intro_md = parsed.intro_md
         lecture.intro_html = render_markdown(parsed.intro_md, link=section_url).html
