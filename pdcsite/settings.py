@@ -279,7 +279,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- Celery -----------------------------------------------------------------------------------
-CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "filesystem://")
+# kombu's filesystem transport ignores the host, but warns on every connection when there is none.
+CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "filesystem://localhost/")
 _FS_BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {

@@ -111,6 +111,21 @@ def test_production_refuses_unsafe_values(name: str, value: str | None) -> None:
     assert name in result.stderr.splitlines()[-1]
 
 
+def test_embedded_broker_connects_without_a_warning() -> None:
+    # `make run` printed "No hostname was supplied. Reverting to default 'localhost'" whenever the
+    # connection to the default filesystem broker was described (the worker's banner, its logs).
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup();"
+        "from pdcsite.celery import app;"
+        "c = app.connection_for_write(); c.ensure_connection(max_retries=1); c.as_uri(); c.release();"
+        "print('OK')"
+    )
+    result = _run(["-W", "default", "-c", code], {})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "OK"
+    assert "No hostname" not in result.stderr
+
+
 def test_no_environment_at_all_gives_embedded_defaults() -> None:
     code = (
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup();"
@@ -121,7 +136,7 @@ def test_no_environment_at_all_gives_embedded_defaults() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "filesystem://",
+        "filesystem://localhost/",
         "Asia/Shanghai",
         "zh-hans",
         "True",
