@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,23 @@ def imported(django_db_setup, django_db_blocker) -> Iterator[object]:
         yield report
         Lecture.objects.all().delete()
         CoursePage.objects.all().delete()
+
+
+@pytest.fixture
+def content_dir(tmp_path: Path) -> Path:
+    """Lectures 3 and 4 (real files) in a scratch folder the test may break."""
+    lectures = tmp_path / "lectures"
+    lectures.mkdir()
+    for name in ("lecture-03.md", "lecture-04.md"):
+        shutil.copy(CONTENT / "lectures" / name, lectures / name)
+    return lectures
+
+
+def import_lectures(path: Path, force: bool = False):
+    """Import the lecture files of one folder, no course pages."""
+    from lectures.services import content_import
+
+    return content_import(lectures_dir=path, pages_dir=None, force=force)
 
 
 @pytest.fixture(autouse=True)

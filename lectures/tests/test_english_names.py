@@ -14,27 +14,15 @@ import pytest
 from django.conf import settings
 
 from lectures.models import Lecture
-from lectures.services import content_import, lecture_save_staff_edit
+from lectures.services import lecture_save_staff_edit
 from lectures.tests.conftest import CONTENT
+from lectures.tests.conftest import import_lectures as _import
 
 pytestmark = pytest.mark.django_db
 
 EN_TITLE = "CUDA by Example: Reduction and Tiled Convolution"
 ZH_TITLE = "CUDA 实例：归约与分块卷积"
 EN_LINES = re.compile(r"^(title_en|module_en): .*\n", re.M)
-
-
-@pytest.fixture
-def content_dir(tmp_path: Path) -> Path:
-    lectures = tmp_path / "lectures"
-    lectures.mkdir()
-    for name in ("lecture-03.md", "lecture-04.md"):
-        shutil.copy(CONTENT / "lectures" / name, lectures / name)
-    return lectures
-
-
-def _import(path: Path, force: bool = False):
-    return content_import(lectures_dir=path, pages_dir=None, force=force)
 
 
 def _strip_english(path: Path) -> None:

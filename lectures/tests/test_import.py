@@ -3,7 +3,6 @@ of it is written; staff edits are kept unless --force."""
 
 from __future__ import annotations
 
-import shutil
 from io import StringIO
 from pathlib import Path
 
@@ -13,26 +12,13 @@ from django.core.management import CommandError, call_command
 from lectures.models import CoursePage, Lecture, Section, SectionRead
 from lectures.services import content_import, section_save_staff_edit
 from lectures.tests.conftest import CONTENT
+from lectures.tests.conftest import import_lectures as _import
 
 pytestmark = pytest.mark.django_db
 
 
 def _counts() -> tuple[int, int, int]:
     return Lecture.objects.count(), Section.objects.count(), CoursePage.objects.count()
-
-
-@pytest.fixture
-def content_dir(tmp_path: Path) -> Path:
-    """Lectures 3 and 4 (real files) in a scratch folder the test may break."""
-    lectures = tmp_path / "lectures"
-    lectures.mkdir()
-    for name in ("lecture-03.md", "lecture-04.md"):
-        shutil.copy(CONTENT / "lectures" / name, lectures / name)
-    return lectures
-
-
-def _import(path: Path, force: bool = False):
-    return content_import(lectures_dir=path, pages_dir=None, force=force)
 
 
 def test_importing_the_real_content_twice_changes_nothing(student_a) -> None:
