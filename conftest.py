@@ -25,6 +25,20 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts and ends in the default language (zh-hans). LocaleMiddleware activates the
+    request's language in the serving thread and nothing resets it, so one test-client request with
+    the English cookie left English active for every later test on that xdist worker (CI saw
+    dashboard's Chinese labels come out in English). Only the test database's first setup resets it,
+    which is why the leak depends on the order of files on a worker."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 def _make(username: str, role: str):
     from accounts.services import user_create_with_role
 

@@ -6,19 +6,10 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from gradebook.models import GradeItem
 from gradebook.services import grade_item_ensure, grade_record
-
-
-@pytest.fixture(autouse=True)
-def _default_language():
-    """Each test starts in the default language (zh-hans): a test-client request that chose English
-    leaves English active in this thread, and service error messages follow the active language."""
-    translation.deactivate()
-    yield
-    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
