@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,10 +136,17 @@ def test_environment_holds_no_parent_secret(tight: Path, monkeypatch: pytest.Mon
     assert_next_job_ok()
 
 
+# Forks until RLIMIT_NPROC stops it; the short sleep only spares the shared CI cores.
+BOMB = (
+    "    import time\n    while True:\n        try:\n            os.fork()\n"
+    "        except OSError:\n            time.sleep(0.05)\n"
+)
+
+
 def test_fork_bomb_is_contained(tight: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Forks until RLIMIT_NPROC stops it (the short sleep only spares the shared CI cores); when
-    the job ends, no process of its uid is left. Run as root, each sandbox has a uid of its own;
-    other tests' sandboxes (other xdist workers, warm pool spares) are not this job's."""
+    """When the bomb's job ends, no process of its uid is left. Run as root, each sandbox has a
+    uid of its own; other tests' sandboxes (other xdist workers, warm pool spares) are not this
+    job's."""
     if os.geteuid() != 0:
         pytest.skip("one uid per job needs root; unprivileged sandboxes all run as nobody")
     uids: list[int] = []
@@ -149,15 +157,88 @@ def test_fork_bomb_is_contained(tight: Path, monkeypatch: pytest.MonkeyPatch) ->
         uids.append(self.uid)
 
     monkeypatch.setattr(sandbox.Sandbox, "cleanup", cleanup)
-    doc = run(
-        "    import time\n    n = 0\n    while True:\n        try:\n            os.fork(); n += 1\n"
-        "        except OSError:\n            time.sleep(0.05)\n"
-    )
+    doc = run(BOMB)
     assert doc["status"] in ("timeout", "runtime_error"), doc["message"]
     (uid,) = uids
     assert uid >= sandbox.SANDBOX_UID_BASE
     left = _sandbox_processes(uid)
     assert not left, f"{len(left)} fork-bomb processes of uid {uid} survived the job"
+    assert_next_job_ok()
+
+
+def test_a_fork_bomb_does_not_starve_a_concurrent_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sandbox.py's claim: as root each job has a uid of its own, and RLIMIT_NPROC counts per uid,
+    so while one job holds all the processes its limit allows, another job running at the same
+    time can still fork. The bomb gets 15 s of wall clock here so that the second job runs entirely
+    inside its life: that job took 2.2 s from the bomb's filling up to its verdict on an idle
+    2-core host, and `still_full` fails the test (rather than passing it) if it ever took longer."""
+    if os.geteuid() != 0:
+        pytest.skip("one uid per job needs root; unprivileged sandboxes all run as nobody")
+    limits = {**TEST_LIMITS, "cpu_seconds": 10, "wall_seconds": 15}
+    root = problem_copy(tmp_path, "vector-add", limits=limits)
+    uids: list[int] = []
+    real_start = sandbox.Sandbox.start
+
+    def start(self: sandbox.Sandbox) -> sandbox.Sandbox:
+        started = real_start(self)
+        uids.append(self.uid)
+        return started
+
+    monkeypatch.setattr(sandbox.Sandbox, "start", start)
+    pool.get_pool(None).shutdown()  # every sandbox from here is started (and its uid seen) here
+    bomb: dict = {}
+    with problems_dir_override(root):
+        thread = threading.Thread(target=lambda: bomb.update(run(BOMB)), daemon=True)
+        thread.start()
+        bomb_uid = _wait_for_a_full_uid(uids, TEST_LIMITS["processes"], deadline_s=60)
+        doc = run(
+            "    import time\n    kids = []\n    for _ in range(8):\n        try:\n"
+            "            pid = os.fork()\n        except OSError as e:\n"
+            "            raise RuntimeError('FORK-FAILED ' + repr(e))\n"
+            "        if pid == 0:\n            time.sleep(0.2)\n            os._exit(0)\n"
+            "        kids.append(pid)\n    for pid in kids:\n        os.waitpid(pid, 0)\n"
+            "    out.copy_(x + y)\n"
+        )
+        still_full = len(_sandbox_processes(bomb_uid)) >= TEST_LIMITS["processes"] - 4
+        thread.join(timeout=60)
+    assert still_full, "the bomb ended before the other job finished: nothing was shown"
+    assert doc["status"] == "accepted", doc["message"]
+    assert bomb["status"] in ("timeout", "runtime_error"), bomb.get("message")
+    assert not _sandbox_processes(bomb_uid)
+    assert_next_job_ok()
+
+
+def _wait_for_a_full_uid(uids: list[int], processes: int, deadline_s: float) -> int:
+    """The uid among `uids` that holds (nearly) `processes` live processes, once one does."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        for uid in list(uids):
+            if len(_sandbox_processes(uid)) >= processes - 4:
+                return uid
+        time.sleep(0.1)
+    raise AssertionError(f"no sandbox uid reached {processes} processes in {deadline_s} s")
+
+
+def test_a_child_process_does_not_inherit_the_status_channel(tight: Path) -> None:
+    """harness.main clears the channel's inheritable flag, so a process the job starts (nvcc,
+    Triton's compiler, the submission's own) has no status channel to write to. posix_spawn
+    keeps every inheritable fd (subprocess would close them anyway), so it shows the flag."""
+    probe = (
+        "import os, sys\nfd, ino = int(sys.argv[1]), int(sys.argv[2])\ntry:\n"
+        "    same = os.fstat(fd).st_ino == ino\nexcept OSError:\n    same = False\n"
+        "raise SystemExit(7 if same else 3)\n"
+    )
+    doc = run(
+        "    import gradinglab.runner.harness as H\n"
+        "    fd = H._status_fd\n    ino = os.fstat(fd).st_ino\n"
+        f"    argv = [sys.executable, '-I', '-c', {probe!r}, str(fd), str(ino)]\n"
+        "    pid = os.posix_spawn(sys.executable, argv, {})\n"
+        "    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])\n"
+        "    raise RuntimeError(f'CHILD-EXIT {code}')\n"
+    )
+    assert "CHILD-EXIT 3" in doc["message"], doc["message"]
     assert_next_job_ok()
 
 
