@@ -15,6 +15,7 @@ from gradebook.calc import (
     CategorySpec,
     ItemSpec,
     Score,
+    Standing,
     StudentFacts,
     compute_standing,
     days_late,
@@ -223,6 +224,32 @@ def test_drop_lowest_marks_the_dropped_item() -> None:
         now=NOW,
     )
     assert standing.items["q1"].dropped and not standing.items["q2"].dropped
+
+
+def test_releasing_an_item_never_moves_grace_days() -> None:
+    """Grace days go to the earliest deadline first even while that item is unreleased, so the
+    student's page shows the later item's penalty the same before and after the release."""
+    later = ItemSpec("l-late", "lab", D(100), due_at=DUE + 7 * DAY, **GRACE)
+    facts = StudentFacts(
+        scores={"l-early": late("100", 2 * DAY - HOUR), "l-late": Score(D(100), DUE + 9 * DAY)}
+    )
+
+    def student_page(early_released: bool) -> Standing:
+        early = lab("l-early", released=early_released, **GRACE)
+        return compute_standing(
+            items=[early, later],
+            categories=CATS,
+            facts=facts,
+            grace_budget=2,
+            now=NOW,
+            released_only=True,
+        )
+
+    before, after = student_page(False), student_page(True)
+    for standing in (before, after):
+        late_item = standing.items["l-late"]
+        assert (late_item.grace_days, late_item.penalty_percent) == (0, D(40))
+    assert after.items["l-early"].grace_days == 2
 
 
 def test_released_only_hides_unreleased_items_from_totals() -> None:

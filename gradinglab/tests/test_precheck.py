@@ -189,6 +189,18 @@ def test_checker_failure_refuses_fail_closed(
 
 
 @pytest.mark.django_db
+def test_source_nested_too_deeply_to_check_is_refused_not_a_crash(
+    client_a, assignment, django_capture_on_commit_callbacks
+) -> None:
+    """A long chain of additions (160 KB, under the size limit) is valid Python that overflows the
+    recursion limit while it is parsed: the submission is refused (400), not a 500."""
+    purge()
+    source = KERNEL + "\nx = 1" + " + 1" * 40_000 + "\n"
+    response, _ = submit_and_take(client_a, django_capture_on_commit_callbacks, source=source)
+    assert "提交前检查无法运行" in _refused_and_nothing_kept(response)
+
+
+@pytest.mark.django_db
 def test_flag_policy_queues_and_flags(
     client_a, assignment, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:

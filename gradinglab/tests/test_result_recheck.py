@@ -14,10 +14,11 @@ import pytest
 
 from accounts.models import Profile
 from gradebook.models import Grade, GradeEvent
-from gradinglab.models import Problem, Submission, SubmissionResult
+from gradinglab.models import Assignment, Problem, Submission, SubmissionResult
 from gradinglab.selectors import leaderboard
 from gradinglab.services.workers import worker_token_create
 from gradinglab.tests.labkit import (
+    SOLUTIONS,
     VECTOR_ADD_BYTES,
     gpu_doc,
     load_doc,
@@ -144,6 +145,7 @@ def test_score_and_roofline_are_recomputed_not_taken(client, gpu_job, gpu_worker
         lambda d: d["timing"]["benchmarks"].append(dict(d["timing"]["benchmarks"][0])),  # twice
         lambda d: d.update(path="cpu"),  # a GPU worker reporting a CPU-path run
         lambda d: d.update(gradable=False),  # a free retry for a run that ran
+        lambda d: d.update(backend="cuda"),  # the job is a Triton submission's
     ],
     ids=[
         "missing-test",
@@ -156,6 +158,7 @@ def test_score_and_roofline_are_recomputed_not_taken(client, gpu_job, gpu_worker
         "benchmark-twice",
         "cpu-path",
         "not-gradable",
+        "other-backend",
     ],
 )
 def test_inconsistent_accepted_documents_are_refused(
@@ -185,6 +188,28 @@ def test_speedup_over_ten_is_flagged_by_the_web_side(client, gpu_job, gpu_worker
     assert post_result(client, gpu_worker_token, gpu_job["job_token"], doc).status_code == 201
     sub = Submission.objects.get(pk=gpu_job["submission_id"])
     assert sub.flagged and "faster than the PyTorch reference" in sub.flag_reason
+
+
+def test_a_document_of_another_problem_is_refused(
+    client, client_a, assignment, worker_token, django_capture_on_commit_callbacks
+) -> None:
+    """An honest vector-add `accepted` posted with a matmul job's token: it passes every check of
+    the vector-add package, so only its naming another problem keeps it from scoring matmul."""
+    Assignment.objects.create(
+        problem=Problem.objects.get(slug="matmul"), points=Decimal("10"), published=True
+    )
+    matmul = SOLUTIONS.parents[1] / "matmul" / "solutions" / "triton" / "correct.py"
+    purge()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = submit(client_a, slug="matmul", source=matmul.read_text(encoding="utf-8"))
+    assert response.status_code == 201, response.content
+    [job] = take_jobs()
+    response = post_result(client, worker_token, job["job_token"], load_doc("accepted"))
+    assert response.status_code == 400, response.content
+    assert "another problem" in response.json()["detail"]
+    sub = Submission.objects.get(pk=job["submission_id"])
+    assert sub.status == "queued" and sub.score is None
+    assert not SubmissionResult.objects.exists() and not Grade.objects.exists()
 
 
 def test_cpu_worker_cannot_post_a_timed_document_for_a_cpu_job(

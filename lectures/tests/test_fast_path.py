@@ -163,6 +163,28 @@ def test_second_visit_is_served_identically_without_touching_the_database(
     assert f"csrftoken={cookies['csrftoken']};" in hit.headers["set-cookie"]
 
 
+def _cache_keys() -> list[str]:
+    """Every key in the cache the fast path writes to (locmem's dict or the Redis database)."""
+    from django.core.cache import cache
+
+    if hasattr(cache, "_class"):  # RedisCache: the test Redis's own database index
+        return [k.decode() for k in cache._cache.get_client().keys("*")]
+    return list(cache._cache)
+
+
+def test_the_session_key_never_appears_in_a_fast_path_key(imported, app, client_a) -> None:
+    """The session key is a credential: the fast path keys stored pages by a digest of it, so
+    whoever can list the cache (or this process's pages) cannot lift a session from a key."""
+    import lectures.fastpath as fastpath
+
+    cookies = _browser(app, client_a)
+    _warm(app, cookies)
+    session_key = cookies[settings.SESSION_COOKIE_NAME]
+    ours = [k for k in _cache_keys() if "lectures:fast:" in k]
+    assert any("lectures:fast:page:" in k for k in ours) and fastpath._local
+    assert not [k for k in [*ours, *fastpath._local] if session_key in k]
+
+
 def test_marking_a_section_read_is_shown_at_once_in_every_session(
     imported, app, student_a, commits
 ) -> None:

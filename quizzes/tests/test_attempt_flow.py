@@ -46,6 +46,21 @@ def test_student_cannot_touch_another_students_attempt(graded, client_a, client_
     assert client_a.get(f"/quizzes/attempt/{attempt.pk}/review/").status_code == 200
 
 
+def test_staff_review_an_attempt_but_never_take_or_submit_it(graded, client_a, client_ta) -> None:
+    """Staff see every attempt (visible_to), but an open one is the student's alone: a TA can
+    neither open it for answering, answer in it, nor submit it early."""
+    quiz, (q1, _q2, _q3) = graded
+    attempt = _start(client_a, quiz)
+    assert client_ta.get(f"/quizzes/attempt/{attempt.pk}/").status_code == 404
+    assert _answer(client_ta, attempt, q1, "a").status_code == 404
+    assert client_ta.post(f"/quizzes/attempt/{attempt.pk}/submit/").status_code == 404
+    assert client_ta.get(f"/quizzes/attempt/{attempt.pk}/review/").status_code == 403
+    attempt.refresh_from_db()
+    assert attempt.is_open and not attempt.answers.exists()
+    attempt_submit(attempt_id=attempt.pk)
+    assert client_ta.get(f"/quizzes/attempt/{attempt.pk}/review/").status_code == 200
+
+
 def test_unpublished_quiz_is_hidden_from_students(db, client_a, client_ta) -> None:
     quiz = quiz_with(
         [question_single("h-1")], published=False, slug="secret-quiz", title="秘密测验"
