@@ -15,7 +15,6 @@ from gradinglab.models import Problem
 from gradinglab.selectors import leaderboard
 from gradinglab.services.submissions import submissions_rerun
 from gradinglab.tests import labkit
-from gradinglab.tests.labkit import gpu_doc
 
 
 def _times() -> list[float]:
@@ -72,7 +71,7 @@ def test_a_hidden_run_stays_off_and_the_next_best_shows(
     gpu_assignment()
     cap = django_capture_on_commit_callbacks
     fast = graded(client, client_a, gpu_worker_token, flagged_doc(0.08), cap, "# fast\n")
-    graded(client, client_a, gpu_worker_token, gpu_doc(median_ms=0.2), cap, "# slow\n")
+    graded(client, client_a, gpu_worker_token, labkit.gpu_doc(median_ms=0.2), cap, "# slow\n")
     assert _times() == [0.2]
     services.flag_verdict_record(submission=fast, actor=ta, decision="hide", reason="looks cached")
     assert _times() == [0.2]

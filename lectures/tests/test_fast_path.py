@@ -165,9 +165,11 @@ def test_second_visit_is_served_identically_without_touching_the_database(
 
 def _cache_keys() -> list[str]:
     """Every key in the cache the fast path writes to (locmem's dict or the Redis database)."""
-    from django.core.cache import cache
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
 
-    if hasattr(cache, "_class"):  # RedisCache: the test Redis's own database index
+    cache = caches["default"]  # the backend itself: django.core.cache.cache is a proxy
+    if isinstance(cache, RedisCache):  # the test Redis's own database index
         return [k.decode() for k in cache._cache.get_client().keys("*")]
     return list(cache._cache)
 
