@@ -9,6 +9,7 @@ would come back `wrong_answer`. A worker whose canary is not accepted refuses jo
 
 from __future__ import annotations
 
+import ctypes
 import re
 import subprocess
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import cuda_build
+from .sandbox import libcuda_dir
 
 CANARY_SLUG = "vector-add"
 CANARY_SOURCE = r"""
@@ -69,14 +71,24 @@ def decide(
     )
 
 
-def driver_version() -> int | None:
-    """The driver's CUDA version, encoded (torch.cuda boundary)."""
-    import torch
+def driver_version(library: str | None = None) -> int | None:
+    """The driver's CUDA version, encoded, from the driver library (cuDriverGetVersion).
 
-    try:
-        return int(torch._C._cuda_getDriverVersion())
-    except (AttributeError, RuntimeError):
-        return None
+    torch has no public call for it; the private `torch._C._cuda_getDriverVersion` this used
+    before does not exist (torch 2.11 on an H200 host), so every GPU worker refused every job.
+    The driver API answers without creating a context."""
+    names = [library] if library else ["libcuda.so.1"]
+    if not library and (found := libcuda_dir()):
+        names.append(f"{found}/libcuda.so.1")
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            continue
+        version = ctypes.c_int(0)
+        if lib.cuDriverGetVersion(ctypes.byref(version)) == 0 and version.value > 0:
+            return version.value
+    return None
 
 
 def nvcc_version() -> tuple[int, int] | None:

@@ -1,12 +1,14 @@
 """Issue 12, must hold 1: the GPU-host fixes that can be checked without a GPU.
 
 No GPU here: the driver's /proc/driver/nvidia tree and /dev nodes are fake files under tmp_path,
-and the torch.cuda boundary (`devices.gpu_uuid`, `canary.driver_version`, the canary's grading
+and the torch.cuda / driver boundary (`devices.gpu_uuid`, `canary.driver_version`, the canary's grading
 call) is replaced by fakes; everything between those boundaries is the real code.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -176,6 +178,32 @@ def test_canary_decision() -> None:
     assert not wrong.ok and "wrong_answer" in wrong.reason
     assert not canary.decide(driver=None, nvcc=(13, 0), canary_status=None).ok
     assert not canary.decide(driver=13000, nvcc=None, canary_status=None).ok
+
+
+def _fake_libcuda(folder: Path, body: str) -> Path:
+    """A stand-in driver library exporting cuDriverGetVersion, built with the host's gcc."""
+    src = folder / "fake_libcuda.c"
+    src.write_text(f"int cuDriverGetVersion(int *v) {{ {body} }}\n")
+    lib = folder / "libcuda.so.1"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    return lib
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc to build a stand-in libcuda")
+def test_driver_version_comes_from_the_driver_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first run on an H200 refused every job with "no CUDA driver answered": the version was
+    asked of a private torch function that torch 2.11 does not have. It is now asked of libcuda,
+    found where the sandbox finds it (LIBCUDA_DIRS) when the loader does not know it."""
+    _fake_libcuda(tmp_path, "*v = 13000; return 0;")
+    monkeypatch.setattr(sandbox, "LIBCUDA_DIRS", [str(tmp_path)])
+    assert canary.driver_version() == 13000
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    lib = _fake_libcuda(broken, "*v = 0; return 100;")  # CUDA_ERROR_NO_DEVICE
+    assert canary.driver_version(str(lib)) is None
+    assert canary.driver_version(str(tmp_path / "absent.so")) is None
 
 
 def test_canary_run_grades_on_the_gpu_and_checks_versions(monkeypatch: pytest.MonkeyPatch) -> None:
