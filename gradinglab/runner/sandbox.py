@@ -116,7 +116,9 @@ MULTIARCH = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
 # Directories the harness and its libraries read, bound read-only; nothing else of the host exists.
 SYSTEM_LIBS = [f"/usr/lib/{MULTIARCH}", "/usr/lib64", "/etc/ld.so.cache"]
 # Compile jobs (nvcc) and GPU jobs (Triton builds its launcher with gcc) also need the toolchain.
-TOOLCHAIN = ["/usr/bin", "/usr/lib/gcc", "/usr/include", "/usr/local/cuda"]
+# gcc's own programs (cc1, cc1plus, collect2) are under /usr/lib/gcc on Debian but /usr/libexec/gcc on
+# Ubuntu (the GPU image, the first H200 host: "gcc: fatal error: cannot execute 'cc1plus'").
+TOOLCHAIN = ["/usr/bin", "/usr/lib/gcc", "/usr/libexec/gcc", "/usr/include", "/usr/local/cuda"]
 ROOT_LINKS = ("/lib", "/lib64", "/bin")  # merged-/usr symlinks, recreated when the host has them
 
 
@@ -125,9 +127,25 @@ def _extra_paths(var: str) -> list[str]:
     return [p for p in os.environ.get(var, "").split(":") if p]
 
 
+# Prefixes that hold more than this Python: a distribution's /usr (Ubuntu's python3 under a venv, as
+# on the GPU image and the first H200 host) or /usr/local. Binding such a prefix whole put all of
+# /usr in the view, and its /usr/local/cuda link then clashed with the one the view recreates.
+SHARED_PREFIXES = ("/", "/usr", "/usr/local")
+
+
+def _prefix_parts(prefix: str) -> list[str]:
+    """What of an install prefix the interpreter needs: all of a prefix of its own (pyenv, a
+    venv), only the standard library and headers of a shared one."""
+    if os.path.realpath(prefix) not in SHARED_PREFIXES:
+        return [prefix]
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    return [f"{prefix}/lib/{version}", f"{prefix}/include/{version}"]
+
+
 def interpreter_paths() -> list[str]:
     """The Python install, the venv and its site-packages, and the harness's own code."""
-    need = [sys.base_prefix, sys.prefix, str(Path(sys.executable).parent)]
+    need = _prefix_parts(sys.base_prefix) + _prefix_parts(sys.prefix)
+    need += [sys.executable, os.path.realpath(sys.executable)]
     need += [str(RUNNER_DIR), str(APP_DIR / "__init__.py")]
     need += _site_dirs()
     return list(dict.fromkeys(p for p in need if os.path.exists(p)))
@@ -173,10 +191,14 @@ def _view_args(paths: list[str], *, toolchain: bool) -> list[str]:
         binds[os.path.realpath(path)] = None
         link = _first_link(path)
         if link:
-            links[link] = os.readlink(link)
+            # Its resolved target, not the next hop: /usr/local/cuda -> /etc/alternatives/cuda
+            # (Ubuntu) would dangle, since /etc is not in the view.
+            links[link] = os.path.realpath(link)
     for link in ROOT_LINKS if toolchain else ROOT_LINKS[:2]:
         if os.path.islink(link):
             links[link] = os.readlink(link)
+    # A link inside a bound directory is already there (bwrap refuses to make it twice).
+    links = {k: v for k, v in links.items() if not any(_under(k, b) for b in binds)}
     args: list[str] = []
     # Parents bwrap would create copy the host's modes (/root is 0700): make them traversable.
     parents = {str(d) for dest in [*binds, *links] for d in Path(dest).parents}
@@ -676,7 +698,12 @@ def runner_tmp() -> Path:
 
 
 def _site_dirs() -> list[str]:
-    return [p for p in sys.path if p and "site-packages" in p and os.path.isdir(p)]
+    """Where packages are: site-packages (venvs, pyenv), dist-packages (a Debian/Ubuntu Python)."""
+    return [
+        p
+        for p in sys.path
+        if p and ("site-packages" in p or "dist-packages" in p) and os.path.isdir(p)
+    ]
 
 
 # The child runs with -I -S (no user site, no env influence); this boot line adds only the
