@@ -26,6 +26,7 @@ import math
 import os
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -73,6 +74,7 @@ class Row:
     roofline: float | None = None
     flags: list[str] = field(default_factory=list)
     message: str = ""
+    log_tail: str = ""  # kept for rows that are not "ok": what the first GPU runs need to debug
     seconds: float = 0.0
 
 
@@ -119,7 +121,7 @@ def plan() -> list[Job]:
     return jobs
 
 
-def timing_budget(jobs: list[Job]) -> tuple[float, float]:
+def timing_budget(jobs: list[Job], total_s: float = TOTAL_BUDGET_S) -> tuple[float, float]:
     """(seconds of timed loop per benchmark run, estimated total seconds of the whole check).
 
     Jobs not expected to be accepted never reach the timed loop: they run PARALLEL at a time
@@ -132,7 +134,7 @@ def timing_budget(jobs: list[Job]) -> tuple[float, float]:
     timed = sum(j.timed_benchmarks for j in timed_jobs) + REPEATS * repeat_runs
     fixed = sum(JOB_FIXED_S[j.backend] for j in timed_jobs) + REPEATS * JOB_FIXED_S["triton"]
     fixed += REFERENCE_S * timed + 30.0  # do_bench comparison and the add kernel
-    budget = (TOTAL_BUDGET_S - phase1 - fixed) / max(1, timed)
+    budget = (total_s - phase1 - fixed) / max(1, timed)
     budget = min(MAX_BUDGET_S, max(MIN_BUDGET_S, budget))
     return budget, phase1 + fixed + budget * timed
 
@@ -150,6 +152,9 @@ def judge(job: Job, status: str) -> str:
 
 
 GradeFn = Callable[[Job], dict[str, Any]]
+LOG_TAIL = 3000  # characters of a not-ok job's log kept in the report
+STREAM: Path | None = None  # DIR/gpu_check_rows.jsonl once main() has set it
+STREAM_LOCK = threading.Lock()
 
 
 def _run_one(job: Job, grade_fn: GradeFn) -> Row:
@@ -168,24 +173,37 @@ def _run_one(job: Job, grade_fn: GradeFn) -> Row:
         seconds=round(time.monotonic() - started, 2),
     )
     row.outcome = judge(job, row.status)
+    if row.outcome != "ok":
+        row.log_tail = str(doc.get("log") or "")[-LOG_TAIL:]
+    if STREAM is not None:  # one line per finished job: a run cut short still leaves its rows
+        with STREAM_LOCK, STREAM.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
     print(f"{row.outcome:12s} {job.problem}/{job.file}: {row.status} ({row.seconds} s)", flush=True)
     return row
 
 
-def run_jobs(jobs: list[Job], grade_fn: GradeFn) -> list[Row]:
-    """Untimed jobs PARALLEL at a time first, then timed ones alone; rows in plan order."""
+def run_jobs(jobs: list[Job], grade_fn: GradeFn, *, timed_first: bool = False) -> list[Row]:
+    """Untimed jobs PARALLEL at a time, timed ones alone; rows in plan order. Untimed first by
+    default; `timed_first` when the run may be cut short and the timings matter most."""
     from concurrent.futures import ThreadPoolExecutor
 
     done: dict[int, Row] = {}
     untimed = [i for i, j in enumerate(jobs) if not j.timed_benchmarks]
-    with ThreadPoolExecutor(max_workers=PARALLEL) as ex:
-        for i, row in zip(
-            untimed, ex.map(lambda i: _run_one(jobs[i], grade_fn), untimed), strict=True
-        ):
-            done[i] = row
+
+    def run_untimed() -> None:
+        with ThreadPoolExecutor(max_workers=PARALLEL) as ex:
+            for i, row in zip(
+                untimed, ex.map(lambda i: _run_one(jobs[i], grade_fn), untimed), strict=True
+            ):
+                done[i] = row
+
+    if not timed_first:
+        run_untimed()
     for i, job in enumerate(jobs):
-        if i not in done:
+        if job.timed_benchmarks:
             done[i] = _run_one(job, grade_fn)
+    if timed_first:
+        run_untimed()
     return [done[i] for i in range(len(jobs))]
 
 
@@ -225,7 +243,7 @@ def markdown(report: dict[str, Any]) -> str:
     rep, cmp, add = report["repeat"], report["do_bench"], report["add_kernel"]
     lines += [
         "",
-        f"Repeat ({REPEATS}x {'/'.join(REPEAT_JOB)}): CV of medians {_num(rep['cv'], 4)}, "
+        f"Repeat ({len(rep['medians_ms'])}x {'/'.join(REPEAT_JOB)}): CV of medians {_num(rep['cv'], 4)}, "
         f"spread {_num(rep['spread_pct'], 2)} %.",
         f"do_bench vs runner (vector-add n=2^24): {_num(cmp['do_bench_median_ms'], 4)} ms vs "
         f"{_num(cmp['runner_median_ms'], 4)} ms (ratio {_num(cmp['ratio'], 3)}).",
@@ -294,12 +312,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--out", default=os.environ.get("OUT") or "var/gpu_check")
+    parser.add_argument("--timed-first", action="store_true", help="timed jobs before the rest")
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="extra grades of one job")
+    parser.add_argument(
+        "--total-budget-s", type=float, default=TOTAL_BUDGET_S,
+        help="seconds the whole check should take (sets the timed loop per benchmark)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    global STREAM
+    STREAM = out / "gpu_check_rows.jsonl"
+    STREAM.write_text("")
     started = time.monotonic()
     jobs = plan()
-    budget, estimate = timing_budget(jobs)
+    budget, estimate = timing_budget(jobs, args.total_budget_s)
     os.environ["PDC_RUNNER_TIMING_BUDGET_S"] = f"{budget:.3f}"
     if args.dry_run:
         grade_fn: GradeFn = standin_grade
@@ -312,9 +339,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         grade_fn, device = gpu_grade, torch.cuda.get_device_name(0)
     print(f"{len(jobs)} jobs; timing budget {budget:.2f} s per benchmark; ~{estimate:.0f} s")
-    rows = run_jobs(jobs, grade_fn)
+    rows = run_jobs(jobs, grade_fn, timed_first=args.timed_first)
     repeat_job = next(j for j in jobs if _is_repeat(j))
-    medians = [(grade_fn(repeat_job).get("timing") or {}).get("median_ms") for _ in range(REPEATS)]
+    medians = [
+        (grade_fn(repeat_job).get("timing") or {}).get("median_ms") for _ in range(args.repeats)
+    ]
     runner_ms = next((r.median_ms for r in rows if _is_repeat(r.job)), None)
     if args.dry_run:
         cmp, add = (
