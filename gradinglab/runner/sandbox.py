@@ -128,18 +128,29 @@ def _extra_paths(var: str) -> list[str]:
 
 
 # Prefixes that hold more than this Python: a distribution's /usr (Ubuntu's python3 under a venv, as
-# on the GPU image and the first H200 host) or /usr/local. Binding such a prefix whole put all of
-# /usr in the view, and its /usr/local/cuda link then clashed with the one the view recreates.
+# on the GPU image and the first H200 host) or /usr/local (the python:3.11-slim web/CPU image).
+# Binding such a prefix whole put all of /usr in the view, and its /usr/local/cuda link then clashed
+# with the one the view recreates.
 SHARED_PREFIXES = ("/", "/usr", "/usr/local")
 
 
 def _prefix_parts(prefix: str) -> list[str]:
     """What of an install prefix the interpreter needs: all of a prefix of its own (pyenv, a
-    venv), only the standard library and headers of a shared one."""
+    venv), only the interpreter's own files of a shared one."""
     if os.path.realpath(prefix) not in SHARED_PREFIXES:
         return [prefix]
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    return [f"{prefix}/lib/{version}", f"{prefix}/include/{version}"]
+    return _interpreter_files()
+
+
+def _interpreter_files() -> list[str]:
+    """The standard library (lib-dynload inside it), the headers Triton's launcher build includes,
+    and libpython where the interpreter links it (python:3.11-slim's /usr/local/lib/libpython3.11.so.1.0)."""
+    paths = sysconfig.get_paths()
+    parts = [paths[k] for k in ("stdlib", "platstdlib", "include", "platinclude")]
+    libdir, soname = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME")
+    if sysconfig.get_config_var("Py_ENABLE_SHARED") and libdir and soname:
+        parts.append(os.path.join(libdir, soname))
+    return parts
 
 
 def interpreter_paths() -> list[str]:

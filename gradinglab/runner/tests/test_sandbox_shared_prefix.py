@@ -13,11 +13,13 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
-from gradinglab.runner import sandbox
+from gradinglab.runner import grade, pool, sandbox
+from gradinglab.runner.testing import solution
 
 CUDA_LINK = "/usr/local/cuda"
 needs_bwrap = pytest.mark.skipif(
@@ -37,12 +39,41 @@ def test_a_shared_prefix_contributes_only_the_interpreters_parts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sys, "base_prefix", "/usr")
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     for toolchain in (False, True):
         paths = sandbox.view_paths(toolchain=toolchain)
         assert not {"/usr", "/usr/local", "/"} & set(paths), paths
-    assert sandbox._prefix_parts("/usr") == [f"/usr/lib/{version}", f"/usr/include/{version}"]
+    parts = sandbox._prefix_parts("/usr")
+    assert sysconfig.get_paths()["stdlib"] in parts
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):  # libpython, which the interpreter loads
+        soname = sysconfig.get_config_var("INSTSONAME")
+        assert os.path.join(sysconfig.get_config_var("LIBDIR"), soname) in parts
     assert sandbox._prefix_parts("/opt/python-3.11") == ["/opt/python-3.11"]
+
+
+@needs_bwrap
+def test_a_job_grades_when_the_interpreter_lives_in_a_shared_prefix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The python:3.11-slim image's layout: Python (a shared build) installed into /usr/local.
+    Here the interpreter's prefix is said to be /usr/local, so the view holds only the files
+    `_interpreter_files` names, not the prefix: the job must still start and be graded. (Where the
+    system has a libpython of the same version in /usr/lib, the loader can take that one: the
+    libpython entry itself is checked by the test above.)"""
+    pool.get_pool(None).shutdown()
+    monkeypatch.setattr(sys, "base_prefix", "/usr/local")
+    try:
+        installed = sysconfig.get_config_var("prefix")  # where this Python really is
+        assert installed not in sandbox.view_paths(toolchain=False)  # so the narrow view is tested
+        doc = grade(
+            slug="vector-add",
+            source=solution("vector-add", "triton", "correct.py"),
+            backend="triton",
+            device="cpu",
+        )
+    finally:
+        monkeypatch.undo()
+        pool.get_pool(None).shutdown()  # no sandbox with this view stays warm for other tests
+    assert doc["status"] == "accepted", (doc["message"], doc["log"][-2000:])
 
 
 @needs_bwrap
