@@ -51,7 +51,10 @@ class WarmPool:
         # a GPU pool given none refuses jobs rather than grade on an unchecked host.
         self.canary = canary
         self.readiness: Readiness | None = None  # GPU pools: the canary's finding
-        self._in_canary = False
+        # The thread running the canary: its own grading passes the check; every other thread
+        # waits for the finding (bench/gpu_check grades 8 jobs at once through one pool).
+        self._canary_thread: int | None = None
+        self._ready_lock = threading.Lock()
 
     def _fits(self, limits: Limits) -> bool:
         # GPU path: memory is the cgroup's memory.max, set per job (no RLIMIT_AS at spawn).
@@ -66,18 +69,19 @@ class WarmPool:
     def check_ready(self) -> None:
         """GPU pools: run the canary once (its own grading passes through here unchecked);
         SandboxStartError with the reason while this worker must refuse jobs."""
-        if self.gpu_index is None or self._in_canary:
+        if self.gpu_index is None or self._canary_thread == threading.get_ident():
             return
-        if self.readiness is None:
-            self._in_canary = True
-            try:
-                self.readiness = (
-                    self.canary(self.gpu_index)
-                    if self.canary is not None
-                    else Readiness(False, "no canary check was given to this GPU pool")
-                )
-            finally:
-                self._in_canary = False
+        with self._ready_lock:
+            if self.readiness is None:
+                self._canary_thread = threading.get_ident()
+                try:
+                    self.readiness = (
+                        self.canary(self.gpu_index)
+                        if self.canary is not None
+                        else Readiness(False, "no canary check was given to this GPU pool")
+                    )
+                finally:
+                    self._canary_thread = None
         if not self.readiness.ok:
             raise SandboxStartError(f"this GPU worker refuses jobs: {self.readiness.reason}")
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -246,3 +248,31 @@ def test_worker_with_a_failed_canary_refuses_jobs_and_says_why() -> None:
     unchecked = pool.WarmPool(size=0, gpu_index=0)  # fail closed: no check, no jobs
     with pytest.raises(SandboxStartError, match="no canary check"):
         unchecked.acquire(Limits())
+
+
+def test_concurrent_jobs_wait_for_the_canary_and_it_runs_once() -> None:
+    """Threads sharing a GPU pool (bench/gpu_check grades 8 at once): none may pass the check
+    while the canary is still running, and the canary runs once. A pool-wide 'in canary' flag
+    let every other thread through unchecked while the first one ran it."""
+    runs: list[int] = []
+    seen: list[bool] = []  # per thread: was the finding known when its check passed?
+
+    def slow_canary(index: int) -> canary.Readiness:
+        runs.append(index)
+        warm.check_ready()  # the canary's own grading goes through the same check
+        time.sleep(0.3)  # seconds: long enough for the other threads to arrive
+        return canary.Readiness(True, "canary accepted")
+
+    warm = pool.WarmPool(size=0, gpu_index=0, canary=slow_canary)
+
+    def job() -> None:
+        warm.check_ready()
+        seen.append(warm.readiness is not None)
+
+    threads = [threading.Thread(target=job) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert runs == [0]
+    assert seen == [True] * 8
