@@ -41,10 +41,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["status"], d["path"], d["message"][:600])
 print((d.get("log") or "")[-2500:])
-t = d.get("timing") or {}
-keys = ("median_ms", "runs", "cv", "gbps", "roofline_fraction", "floor_ms", "reference_median_ms",
-        "speedup_vs_reference", "clock")
-print({k: t.get(k) for k in keys})
+print(json.dumps(d.get("timing"))[:3000])  # every figure, the per-benchmark device events too
 print(d.get("elapsed_s"), d.get("flags"), json.dumps(d.get("score"))[:300])
 PY
 }
