@@ -96,6 +96,12 @@ def _grade(
         return
     seed = PUBLIC_SEED if public_only else (seed if seed is not None else secrets.randbits(63))
     gpu_index = (dev.index or 0) if dev.type == "cuda" else None
+    warm = pool.get_pool(
+        gpu_index, light=backend == "cuda" and dev.type != "cuda", canary=gpu_readiness
+    )
+    # A worker whose canary failed refuses here, before building the job's inputs on the device
+    # (up to BENCH_BYTES_BUDGET of benchmark sets, seconds per job on the first H200 runs).
+    warm.check_ready()
     if dev.type == "cuda":
         doc["device"] = timing_check.device_info(dev)
     limits = Limits().merged(problem.limits)
@@ -109,9 +115,6 @@ def _grade(
     if dev.type == "cuda":  # the cgroup cap fits this job's tensors (transpose ships GiBs)
         io_bytes = tensor_bytes(job_cases) + sum(tensor_bytes(b["sets"]) for b in benches)
         limits = limits.merged({"memory_mb": gpu_memory_mb(limits.memory_mb, io_bytes)})
-    warm = pool.get_pool(
-        gpu_index, light=backend == "cuda" and dev.type != "cuda", canary=gpu_readiness
-    )
     sandbox = warm.acquire(limits)
     try:
         conv = _converse(sandbox, problem, source, backend, dev, limits, job_cases, benches)

@@ -276,3 +276,32 @@ def test_concurrent_jobs_wait_for_the_canary_and_it_runs_once() -> None:
         t.join(timeout=30)
     assert runs == [0]
     assert seen == [True] * 8
+
+
+def test_a_refusing_gpu_worker_refuses_before_any_device_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """GPU boundary stubbed: this host has no CUDA, and a GPU pool whose canary failed is put in
+    place. The job must be refused with the canary's reason before the grader touches the
+    device (on the H200, refused jobs first built their GiBs of benchmark sets: 3-14 s each)."""
+    from gradinglab.runner import grade
+    from gradinglab.runner.testing import solution
+
+    def failed(index: int) -> canary.Readiness:
+        return canary.Readiness(False, "the canary kernel was not accepted (compile_error)")
+
+    monkeypatch.setattr(pool, "_pools", {})
+    warm = pool.get_pool(0, canary=failed)
+    touched: list[str] = []
+    monkeypatch.setattr(
+        "gradinglab.runner.timing_check.device_info", lambda dev: touched.append("device_info")
+    )
+    doc = grade(
+        slug="vector-add",
+        source=solution("vector-add", "triton", "correct.py"),
+        backend="triton",
+        device="cuda:0",
+    )
+    assert doc["status"] == "infrastructure_error"
+    assert "refuses jobs: the canary kernel was not accepted" in doc["message"], doc["message"]
+    assert touched == [] and warm.readiness is not None
