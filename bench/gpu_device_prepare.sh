@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYVER=${GPU_PYTHON_VERSION:-3.12}  # the GPU machine's python3
 mkdir -p .dev/deb .dev/whl
+apt-get update -qq  # apt-get download finds nothing on a machine whose package lists are empty
 (cd .dev/deb && apt-get download bubblewrap libselinux1 libcap2 libpcre2-8-0)
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version "$PYVER" \
   --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
