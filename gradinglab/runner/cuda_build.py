@@ -38,6 +38,15 @@ def nvcc_arch(arch: str | None) -> str:
     return f"{arch}a" if arch in ARCH_SPECIFIC else arch
 
 
+def arch_flags(arch: str) -> list[str]:
+    """nvcc flags that build machine code for `arch`. An arch-specific target ("sm_90a") needs
+    the -gencode form: `-arch=sm_90a` also runs a plain compute_90 pass whose ptxas rejects wgmma
+    ("not supported on .target 'sm_90'", nvcc 13.0), the very instructions the target is for."""
+    if arch.endswith("a"):
+        return [f"-gencode=arch=compute_{arch[3:]},code={arch}"]
+    return [f"-arch={arch}"]
+
+
 def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
     arch = nvcc_arch(job.get("cuda_arch"))
     cmd = [
@@ -47,7 +56,7 @@ def compile_in_sandbox(job: dict[str, Any]) -> dict[str, Any]:
         "-fPIC",
         "-O3",
         "-lineinfo",
-        f"-arch={arch}",
+        *arch_flags(arch),
         "-Xptxas",
         "-v",
         "-o",

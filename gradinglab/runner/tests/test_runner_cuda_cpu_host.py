@@ -11,6 +11,10 @@ grader's CPU-host clamp removed, this source is graded `accepted`.
 
 from __future__ import annotations
 
+import subprocess
+
+import pytest
+
 from gradinglab.runner import cuda_build, grade
 from gradinglab.runner.result import validate
 
@@ -50,8 +54,6 @@ def test_constructor_that_forges_results_is_needs_gpu_on_a_cpu_host() -> None:
 
 
 def test_entry_symbol_is_read_without_loading(tmp_path) -> None:
-    import subprocess
-
     src = tmp_path / "lib.c"
     src.write_text(
         "int helper(void) { return 1; }\nvoid vector_add(void) {}\nstatic void hidden(void) {}\n"
@@ -73,6 +75,30 @@ def test_arch_flag_keeps_arch_specific_features() -> None:
     assert cuda_build.nvcc_arch("sm_90a") == "sm_90a"
     assert cuda_build.nvcc_arch(None) == cuda_build.DEFAULT_ARCH
     assert cuda_build.nvcc_arch("-Xcompiler;rm") == cuda_build.DEFAULT_ARCH
+
+
+WGMMA_KERNEL = r"""
+__global__ void k(float* x) {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    x[threadIdx.x] = 1.0f;
+}
+"""
+
+
+@pytest.mark.skipif(not cuda_build.nvcc_available(), reason="needs nvcc (compile only)")
+def test_an_arch_specific_target_compiles_hopper_instructions(tmp_path) -> None:
+    """The flags for sm_90a must assemble wgmma; `-arch=sm_90a` did not (a plain sm_90 pass too)."""
+    assert cuda_build.arch_flags("sm_80") == ["-arch=sm_80"]
+    assert cuda_build.arch_flags("sm_100a") == ["-gencode=arch=compute_100a,code=sm_100a"]
+    (tmp_path / "k.cu").write_text(WGMMA_KERNEL)
+    done = subprocess.run(
+        [cuda_build.NVCC, "-c", *cuda_build.arch_flags("sm_90a"), "-o", "k.o", "k.cu"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,  # seconds: nvcc on a busy 2-core machine
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_nvcc_cannot_include_host_files() -> None:
