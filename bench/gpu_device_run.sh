@@ -3,7 +3,8 @@
 # python3 (torch, triton, numpy, PyYAML, pytest) but not this project's venv: bench/gpu_device_prepare.sh
 # made .dev/ beside it. Stages, each capped so that the whole stays under LIMIT seconds (default 420):
 #   1. bubblewrap and wheels from .dev/ (bwrap unpacked under /opt/pdcdeps only when none is installed)
-#   2. vector-add correct.py / correct.cu graded once each (status, log tail, timing figures)
+#   2. vector-add correct.py / correct.cu graded once each (status, log tail, timing figures), then
+#      correct.py again with every round's time recorded (bench/timing_noise.py)
 #   3. triton.testing.do_bench of vector-add and the add kernel's GB/s against the table peak
 #   4. bench/gpu_check.py, timed jobs first, with the time that is left
 #   5. gradinglab/runner/tests/test_runner_gpu.py
@@ -47,6 +48,10 @@ PY
 }
 smoke triton gradinglab/problems/vector-add/solutions/triton/correct.py
 smoke cuda gradinglab/problems/vector-add/solutions/cuda/correct.cu
+
+el "== timing noise: vector-add correct.py with every round recorded"
+timeout 90 python3 bench/timing_noise.py --json "$OUT/timing_noise.json"
+echo "exit $?"
 
 el "== do_bench and the add kernel"
 timeout 60 python3 -c "
