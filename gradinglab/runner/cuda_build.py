@@ -16,9 +16,23 @@ from typing import Any
 
 from .messages import Msg
 
+# The host's nvcc. Read in the sandbox too, whose environment is cleared: sandbox_env passes the
+# parent's value on, so the view, the canary and the compile all use the same one.
 NVCC = os.environ.get("PDC_NVCC", "/usr/local/cuda/bin/nvcc")
-DEFAULT_ARCH = os.environ.get("PDC_CUDA_ARCH", "sm_80")  # A100 class when no GPU tells us better
+DEFAULT_ARCH = "sm_80"  # A100 class: a host without a GPU compiles for it unless PDC_CUDA_ARCH says
+ARCH = re.compile(r"sm_\d{2,3}a?")
 LOG_CAP = 64 * 1024  # bytes of compiler output kept
+
+
+def compile_only_arch() -> str:
+    """The target a host without a GPU compiles CUDA jobs for (no device to ask): PDC_CUDA_ARCH,
+    strictly. Trusted side only: the sandbox gets the target in the job, never the variable."""
+    import pdcenv  # not in the sandbox's view, and only the trusted side reads settings
+
+    arch = pdcenv.env_str("PDC_CUDA_ARCH", DEFAULT_ARCH)
+    if not ARCH.fullmatch(arch):
+        raise pdcenv.EnvError(f"PDC_CUDA_ARCH={arch!r} is not a target like sm_80 or sm_90a")
+    return arch
 
 
 def nvcc_available() -> bool:
@@ -33,7 +47,7 @@ ARCH_SPECIFIC = frozenset({"sm_90", "sm_100", "sm_103", "sm_110", "sm_120", "sm_
 
 def nvcc_arch(arch: str | None) -> str:
     """The -arch value for a device's "sm_XY" (from its compute capability)."""
-    if not arch or not re.fullmatch(r"sm_\d{2,3}a?", arch):
+    if not arch or not ARCH.fullmatch(arch):
         return DEFAULT_ARCH
     return f"{arch}a" if arch in ARCH_SPECIFIC else arch
 

@@ -146,7 +146,7 @@ def _converse(
         "device": dev.type,
         "limits": limits.__dict__,
         "arg_types": job_cases[0]["arg_types"] if job_cases else [],
-        "cuda_arch": timing_check.cuda_arch(dev),
+        "cuda_arch": timing_check.cuda_arch(dev) or cuda_build.compile_only_arch(),
         "benchmarks": len(benches),
         "flush_bytes": int(timing_check.TIMING_CFG["flush_bytes"]),
     }

@@ -328,6 +328,7 @@ def sandbox_env(*, gpu: bool, light: bool = False, gpu_uuid: str | None = None) 
         "TRITON_CACHE_DIR": "/tmp/triton-cache",
         "OMP_NUM_THREADS": "1",  # one thread: predictable nproc use, fair on shared CPUs
         "MKL_NUM_THREADS": "1",
+        "PDC_NVCC": NVCC_PATH,  # the nvcc the view holds (cuda_build reads it in the child)
     }
     if light:
         env["PDC_HARNESS_LIGHT"] = "1"

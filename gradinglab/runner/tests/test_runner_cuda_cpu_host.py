@@ -11,12 +11,18 @@ grader's CPU-host clamp removed, this source is graded `accepted`.
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from gradinglab.runner import cuda_build, grade
+from gradinglab.runner import canary, cuda_build, grade
 from gradinglab.runner.result import validate
+
+ROOT = Path(__file__).resolve().parents[3]
 
 FORGE = (
     "import os, torch; print('CTOR-RAN', flush=True); "
@@ -116,3 +122,52 @@ def test_nvcc_cannot_include_host_files() -> None:
         log = doc["compile"]["log"]
         assert "No such file or directory" in log or "cannot open source file" in log, log
         assert "root:" not in log and "make_inputs" not in log
+
+
+# The canary's vector-add, compiled only by the nvcc PDC_NVCC names (the wrapper defines
+# PDC_WRAPPED) and for the target PDC_CUDA_ARCH names (sm_89: __CUDA_ARCH__ 890 in the device pass).
+NAMED_TOOLCHAIN_SOURCE = (
+    r"""
+#ifndef PDC_WRAPPED
+#error "compiled by the default nvcc, not the one PDC_NVCC names"
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 890
+#error "compiled for another target than PDC_CUDA_ARCH"
+#endif
+"""
+    + canary.CANARY_SOURCE
+)
+GRADE_FROM_STDIN = (
+    "import json, sys; from gradinglab.runner import grade; "
+    "d = grade(slug='vector-add', source=sys.stdin.read(), backend='cuda', device='cpu'); "
+    "print(json.dumps({k: d[k] for k in ('status', 'message', 'log')}))"
+)
+
+
+def _grade_with_env(env: dict[str, str]) -> dict[str, str]:
+    run = subprocess.run(
+        [sys.executable, "-c", GRADE_FROM_STDIN], input=NAMED_TOOLCHAIN_SOURCE, cwd=ROOT,
+        env=os.environ | {"PDC_RUNNER_POOL": "0"} | env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+@pytest.mark.skipif(not cuda_build.nvcc_available(), reason="needs nvcc (compile only)")
+def test_the_sandbox_compiles_with_the_nvcc_and_target_the_host_names(tmp_path: Path) -> None:
+    """PDC_NVCC and PDC_CUDA_ARCH are the host's settings, but nvcc runs inside the sandbox,
+    whose environment is cleared: the child used /usr/local/cuda's nvcc and sm_80 whatever the
+    host said (the GPU image names its nvcc under /usr/local/cuda-13.0)."""
+    wrapper = tmp_path / "cuda" / "bin" / "nvcc"
+    wrapper.parent.mkdir(parents=True)
+    wrapper.write_text(f'#!/bin/sh\nexec {cuda_build.NVCC} -DPDC_WRAPPED=1 "$@"\n')
+    wrapper.chmod(0o755)
+    doc = _grade_with_env({"PDC_NVCC": str(wrapper), "PDC_CUDA_ARCH": "sm_89"})
+    assert doc["status"] == "needs_gpu", (doc["status"], doc["message"], doc["log"][-2000:])
+
+
+def test_a_bad_compile_target_names_the_variable() -> None:
+    doc = _grade_with_env({"PDC_CUDA_ARCH": "sm80; rm -rf"})
+    assert doc["status"] == "infrastructure_error"
+    assert "PDC_CUDA_ARCH='sm80; rm -rf'" in doc["message"], doc["message"]
