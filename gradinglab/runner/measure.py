@@ -131,36 +131,35 @@ def _cfg(conv: Conversation) -> RoundCfg:
 
 
 def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None:
-    """Every timed call's sampled outputs (and inputs) against the set it was given."""
-    calls = rnd.sample.get("calls") if isinstance(rnd.sample, dict) else None
-    if not isinstance(calls, list) or len(calls) != len(rnd.order):
+    """Every timed call's sampled outputs (and inputs) against the set it was given. The sample
+    holds one [calls, count] tensor per argument (gpu_timing.BenchBuffers.save_sample)."""
+    sample = rnd.sample
+    if not isinstance(sample, dict) or not all(
+        isinstance(sample.get(p), dict) for p in ("inputs", "outputs")
+    ):
         return Msg("timed_snapshot_missing")
     for i, k in enumerate(rnd.order):
-        trusted, got = bench["trusted"][k], calls[i]
-        if not isinstance(got, dict) or not all(
-            isinstance(got.get(p), dict) for p in ("inputs", "outputs")
-        ):
-            return Msg("timed_call", i=i) + Msg("snapshot_missing")
+        trusted = bench["trusted"][k]
         for part, source in (("outputs", trusted["expected"]), ("inputs", trusted["inputs"])):
             for key, full in source.items():
                 flat = full.reshape(-1).cpu()
                 idx = gpu_timing.sample_indices(
                     flat.numel(), gpu_timing.sub_seed(rnd.seed, i, part, key), cfg.sample_count
                 )
-                value = got[part].get(key)
+                value = sample[part].get(key)
                 if (
                     type(value) is not torch.Tensor
-                    or value.shape != idx.shape
+                    or value.shape != (len(rnd.order), idx.numel())
                     or value.dtype != flat.dtype
                 ):
                     form = "sampled_output_form" if part == "outputs" else "sampled_input_form"
                     return Msg("timed_call", i=i) + Msg(form, key=repr(key))
-                want = flat[idx]
+                want, got = flat[idx], value[i]
                 if part == "inputs":
-                    if why := inputs_unchanged({key: want}, {key: value}):
+                    if why := inputs_unchanged({key: want}, {key: got}):
                         return Msg("timed_call", i=i) + why
                     continue
-                cmp = compare(key, value, want, *trusted["tol"])
+                cmp = compare(key, got, want, *trusted["tol"])
                 if not cmp.passed:
                     # a sample's index says nothing about the tensor: only the count
                     said = {"mismatches": cmp.mismatch_count, "numel": cmp.numel}

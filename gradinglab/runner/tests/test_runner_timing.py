@@ -93,14 +93,18 @@ class FakeHarness:
                             "device_ms": ms or [0.001] * k}  # fmt: skip
         elif cmd["cmd"] == "sample":
             self.now += 0.0001
-            calls = []
-            for i, k in enumerate(self.last_order[b]):
-                t = bench["trusted"][k]
-                calls.append({part: {key: v.reshape(-1)[gpu_timing.sample_indices(
-                    v.numel(), gpu_timing.sub_seed(cmd["seed"], i, part, key), cmd["count"])]
-                    for key, v in src.items()}
-                    for part, src in (("outputs", t["expected"]), ("inputs", t["inputs"]))})  # fmt: skip
-            torch.save({"calls": calls}, self.sandbox.job_dir / cmd["file"])
+            sample: dict[str, dict[str, Any]] = {"outputs": {}, "inputs": {}}
+            for part, src in (("outputs", "expected"), ("inputs", "inputs")):
+                for key in bench["trusted"][0][src]:
+                    rows = []
+                    for i, k in enumerate(self.last_order[b]):
+                        flat = bench["trusted"][k][src][key].reshape(-1)
+                        seed = gpu_timing.sub_seed(cmd["seed"], i, part, key)
+                        rows.append(
+                            flat[gpu_timing.sample_indices(flat.numel(), seed, cmd["count"])]
+                        )
+                    sample[part][key] = torch.stack(rows)
+            torch.save(sample, self.sandbox.job_dir / cmd["file"])
             self.pending = {"event": "sampled", "bench": b, "round": cmd["round"]}
         elif cmd["cmd"] == "full":
             t = bench["trusted"][self.last_order[b][0]]
