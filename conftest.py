@@ -46,6 +46,22 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_var_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests write what the site keeps in VAR_DIR (the local worker's credential, uploads) into a
+    folder of their own run. A bare `pytest` runs with DJANGO_ENV=development, where sync_problems
+    rewrites var/local-worker.json with the test database's token: a `make run` in the same
+    checkout then got 401s for every result its worker posted, and submissions stayed queued."""
+    try:
+        from django.test.utils import override_settings
+    except ImportError:  # a GPU worker host has no Django (see _default_language)
+        yield
+        return
+    var = tmp_path_factory.mktemp("var")
+    with override_settings(VAR_DIR=var, MEDIA_ROOT=var / "media"):
+        yield
+
+
 def _make(username: str, role: str):
     from accounts.services import user_create_with_role
 
