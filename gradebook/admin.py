@@ -134,11 +134,17 @@ class RegradeRequestAdmin(_ReadOnly):
     search_fields = ("student__username", "item__key", "ref")
 
 
+@admin.display(description=_("原因"))
+def shown_reason(event: GradeEvent) -> str:
+    """A reason the system wrote in the admin's language (gradebook.reasons), else as written."""
+    return event.shown_reason
+
+
 class GradeEventInline(admin.TabularInline):
     model = GradeEvent
     extra = 0
     can_delete = False
-    fields = ("at", "action", "actor", "old_points", "new_points", "reason")
+    fields = ("at", "action", "actor", "old_points", "new_points", shown_reason)
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -185,7 +191,7 @@ class GradeEventAdmin(_ReadOnly):
         "old_points",
         "new_points",
         "actor",
-        "reason",
+        shown_reason,
     )
     list_filter = ("action", "item")
     search_fields = ("student__username", "item__key", "reason")

@@ -16,6 +16,7 @@ from django.utils.translation import pgettext_lazy
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import in_page_language
+from gradebook import reasons
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -184,6 +185,8 @@ class GradeEvent(models.Model):
         max_digits=8, decimal_places=2, null=True, blank=True, verbose_name=_("新分")
     )
     reason = models.TextField(blank=True, verbose_name=_("原因"))
+    # A reason the system wrote, as an id and arguments (gradebook.reasons); {} for staff's words.
+    reason_parts = models.JSONField(default=dict, blank=True, editable=False)
     at = models.DateTimeField(verbose_name=_("时间"))
 
     objects = GradeEventQuerySet.as_manager()
@@ -204,6 +207,11 @@ class GradeEvent(models.Model):
 
     def delete(self, *args, **kwargs):
         raise GradeEventImmutable("GradeEvent rows are append-only")
+
+    @property
+    def shown_reason(self) -> str:
+        """The reason in the page's language when the system wrote it, else as written."""
+        return reasons.render(self.reason_parts) or self.reason
 
 
 class GradeEventImmutable(Exception):

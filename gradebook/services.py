@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
+from gradebook.reasons import Reason, cleaned, parts_of
 from gradebook.refs import ref_is_own
 
 _CENT = Decimal("0.01")
@@ -130,6 +131,7 @@ def _save_logged(
         old_points=old,
         new_points=grade.points,
         reason=reason,
+        reason_parts=parts_of(reason),
         at=now,
     )
 
@@ -203,7 +205,7 @@ def grade_override(
     grade.override_points, grade.override_reason = value, reason.strip()
     grade.points, grade.computed_at = value, now
     action = GradeEvent.Action.OVERRIDE
-    _save_logged(grade, action=action, old=old, actor=actor, reason=reason.strip(), now=now)
+    _save_logged(grade, action=action, old=old, actor=actor, reason=cleaned(reason), now=now)
     return grade
 
 
@@ -226,7 +228,7 @@ def grade_override_clear(
     grade.points = grade.auto_points if grade.auto_points is not None else Decimal("0")
     grade.computed_at = now = timezone.now()
     action = GradeEvent.Action.CLEAR_OVERRIDE
-    _save_logged(grade, action=action, old=old, actor=actor, reason=reason.strip(), now=now)
+    _save_logged(grade, action=action, old=old, actor=actor, reason=cleaned(reason), now=now)
     return grade
 
 
@@ -249,6 +251,7 @@ def _note(
         old_points=points,
         new_points=points,
         reason=reason,
+        reason_parts=parts_of(reason),
         at=now,
     )
 
@@ -439,7 +442,7 @@ def regrade_request_resolve(
             item=request.item,
             points=points,
             actor=actor,
-            reason=f"regrade #{request.pk}: {response}",
+            reason=Reason("regrade_response", request=request.pk, response=response),
         )
         request.status, request.new_points = RegradeRequest.Status.ACCEPTED, grade.points
     else:
@@ -449,7 +452,7 @@ def regrade_request_resolve(
             student=request.student,
             actor=actor,
             action=GradeEvent.Action.REGRADE_DECLINE,
-            reason=f"regrade #{request.pk}: {response}",
+            reason=Reason("regrade_response", request=request.pk, response=response),
             now=now,
         )
     request.response, request.resolved_by, request.resolved_at = response, actor, now
@@ -493,7 +496,7 @@ def grades_import(*, item: GradeItem, text: str, actor: AbstractBaseUser) -> Imp
             points=row.points,
             source=Grade.Source.IMPORT,
             actor=actor,
-            reason=f"CSV import, line {row.line}",
+            reason=Reason("csv_import", line=row.line),
         )
         changed += 1
     return ImportResult(changed=changed, unchanged=len(rows) - changed)

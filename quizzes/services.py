@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from gradebook.reasons import Reason
 from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
 from quizzes.bank import BankError, BankFile, QuestionSpec
@@ -276,10 +277,17 @@ def quiz_draw(quiz: Quiz, seed: int) -> Draw:
     return Draw(chosen, points)
 
 
+def points_in(points_map: dict[str, str] | None, question: Question) -> Decimal:
+    """What ``question`` is worth under a draw's points map (``Draw.points``, an attempt's
+    ``points_map``): the quiz's or the rule's value, else the bank's. The one place that decides
+    it: grading, the attempt page, the review and the staff preview all ask here."""
+    value = (points_map or {}).get(str(question.pk))
+    return Decimal(value) if value is not None else question.points
+
+
 def question_points(attempt: Attempt, question: Question) -> Decimal:
     """What the question is worth in this attempt (fixed at its start)."""
-    value = (attempt.points_map or {}).get(str(question.pk))
-    return Decimal(value) if value is not None else question.points
+    return points_in(attempt.points_map, question)
 
 
 def _check_can_start(quiz: Quiz, student, now: datetime) -> int:
@@ -545,7 +553,7 @@ def _post_to_gradebook(attempt: Attempt) -> None:
         points=points,
         source="quiz",
         actor=None,
-        reason=f"attempt {attempt.number} graded ({quiz.grading_method})",
+        reason=Reason("attempt_graded", number=attempt.number, method=quiz.grading_method),
         submitted_at=submitted[counting][1],
         ref=f"quiz-attempt:{submitted[counting][2]}",
     )

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from gradebook.models import Grade
+from gradebook.reasons import Reason
 from gradinglab.models import (
     Assignment,
     RegradeRun,
@@ -111,6 +112,6 @@ def regrade_apply(
             assignment=assignment,
             student=rows[change.student_id][0][0].student,
             actor=actor,
-            reason=f"regrade run #{run.pk} by {actor.get_username()}",
+            reason=Reason("regrade_run", run=run.pk, user=actor.get_username()),
         )
     return run, changes

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.language import page_lang
 from gradebook.models import Grade, GradeItem
+from gradebook.reasons import Reason
 from gradebook.services import grade_item_ensure, grade_record
 from gradinglab import conf, result_check
 from gradinglab.models import (
@@ -205,7 +206,7 @@ def assignment_grade_sync(
         points=submission_effective_score(best),
         source="lab",
         actor=actor,
-        reason=reason or f"submission #{best.pk} ({best.status})",
+        reason=reason or Reason("submission_best", submission=best.pk, status=best.status),
         submitted_at=best.created_at,
         ref=f"submission:{best.pk}",
     )
@@ -244,11 +245,11 @@ def submission_score_override(
         student=sub.student,
         actor=actor,
         action=GradeEvent.Action.SUBMISSION_OVERRIDE,
-        reason=f"submission #{sub.pk}: {old} -> {new}; {reason}",
+        reason=Reason("submission_override", submission=sub.pk, old=old, new=new, note=reason),
     )
     return assignment_grade_sync(
         assignment=assignment,
         student=sub.student,
         actor=actor,
-        reason=f"submission #{sub.pk} score set by staff",
+        reason=Reason("submission_set_by_staff", submission=sub.pk),
     )

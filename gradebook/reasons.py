@@ -1,0 +1,81 @@
+"""The reasons the system writes into the audit trail, said in the reader's language.
+
+A staff member's own words are stored and shown as written. A reason the code writes ("the best
+submission", "CSV import, line 4") is a `Reason`: a `str` holding its English text (the `reason`
+column, for exports and for rows written before this existed) that also remembers its id and
+arguments (`GradeEvent.reason_parts`). Pages say it again in the active language
+(`GradeEvent.shown_reason`), with status and method codes shown by their labels. Each app names
+its codes' choices as "app_label.Model.ChoicesClass", so the gradebook imports no other app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+# id -> (template with %(field)s placeholders, {field: "app_label.Model.ChoicesClass"})
+REASONS: dict[str, tuple[Any, dict[str, str]]] = {
+    "submission_best": (
+        _("提交 #%(submission)s（%(status)s）"),
+        {"status": "gradinglab.Submission.Status"},
+    ),
+    "submission_override": (_("提交 #%(submission)s：%(old)s → %(new)s；%(note)s"), {}),
+    "submission_set_by_staff": (_("提交 #%(submission)s 的分数由助教设定"), {}),
+    "regrade_run": (_("重新评测 #%(run)s，由 %(user)s 发起"), {}),
+    "attempt_graded": (
+        _("第 %(number)s 次作答已评分（%(method)s）"),
+        {"method": "quizzes.Quiz.Grading"},
+    ),
+    "regrade_response": (_("复核申请 #%(request)s：%(response)s"), {}),
+    "csv_import": (_("CSV 导入，第 %(line)s 行"), {}),
+}
+
+
+class Reason(str):
+    """English text that remembers the reason id and arguments it was made of."""
+
+    parts: dict[str, Any]
+
+    def __new__(cls, reason_id: str, **args: Any) -> Reason:
+        parts = {"id": reason_id, "args": {k: str(v) for k, v in args.items()}}
+        with translation.override("en"):
+            self = super().__new__(cls, render(parts))
+        self.parts = parts
+        return self
+
+
+def cleaned(reason: str) -> str:
+    """Staff's words trimmed; a system reason kept whole (str methods would drop its parts)."""
+    return reason if isinstance(reason, Reason) else reason.strip()
+
+
+def parts_of(reason: str) -> dict[str, Any]:
+    """What GradeEvent.reason_parts stores: {} for a staff member's own words."""
+    return dict(reason.parts) if isinstance(reason, Reason) else {}
+
+
+def render(parts: dict[str, Any]) -> str:
+    """The reason in the active language; '' when the parts are not a known reason."""
+    known = REASONS.get(parts.get("id", "")) if isinstance(parts, dict) else None
+    args = parts.get("args") if known else None
+    if not known or not isinstance(args, dict):
+        return ""
+    template, labelled = known
+    shown = {k: _label(labelled[k], v) if k in labelled else v for k, v in args.items()}
+    try:
+        return str(template) % shown
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def _label(choices_path: str, value: str) -> str:
+    """A stored code by its label ("accepted" -> 通过 / Accepted); the code if unknown."""
+    app_label, model, attr = choices_path.split(".")
+    choices = getattr(apps.get_model(app_label, model), attr)
+    try:
+        return str(choices(value).label)
+    except ValueError:
+        return value
