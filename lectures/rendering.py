@@ -113,7 +113,18 @@ def math_html(latex: str, display: bool) -> tuple[str, bool]:
     except Exception:  # latex2mathml raises many unrelated types on bad input
         cls = "math-fallback math-block" if display else "math-fallback"
         return f'<code class="{cls}" title="LaTeX">{html.escape(latex.strip())}</code>', False
-    return mathml, True
+    return _MTEXT.sub(_unescape_text_mode, mathml), True
+
+
+# latex2mathml copies \text{...} into <mtext> as written, so the text-mode escapes of LaTeX stayed
+# visible (lecture 5 showed "BLOCK\_SIZE"); in LaTeX they stand for the character itself.
+_MTEXT = re.compile(r"(<mtext>)(.*?)(</mtext>)", re.S)
+_TEXT_ESCAPE = re.compile(r"\\([_%#])|\\&(?!#x)")
+
+
+def _unescape_text_mode(match: re.Match[str]) -> str:
+    body = _TEXT_ESCAPE.sub(lambda m: m[1] or "&amp;", match[2])
+    return match[1] + body + match[3]
 
 
 class _Stash:

@@ -64,6 +64,18 @@ def _render_section(row: Section, headings: list[str] | None = None) -> None:
     row.search_body = plain_text(row.body_md)
 
 
+def _rerendered(row: Section) -> bool:
+    """Store the current renderer's HTML of a section the import leaves alone; True if it
+    changed. A renderer fix then reaches every page at the next import (deploys run one), not
+    only the sections whose text changed."""
+    html = render_markdown(row.body_md, link=section_url).html
+    if html == row.body_html:
+        return False
+    row.body_html = html
+    Section.objects.filter(pk=row.pk).update(body_html=html)
+    return True
+
+
 def _is_staff_edited(row: Section) -> bool:
     return section_hash(row.title, row.body_md) != row.import_hash
 
@@ -121,8 +133,14 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         lecture.header_hash = _file_header_hash(parsed)
         lecture.imported_at = timezone.now()
         lecture.save()
+    if not lecture_changed:
+        intro_html = render_markdown(lecture.intro_md, link=section_url).html
+        if intro_html != lecture.intro_html:
+            Lecture.objects.filter(pk=lecture.pk).update(intro_html=intro_html)
+            lecture_changed = True
     existing = {s.slug: s for s in lecture.sections.select_for_update()}
     by_number: dict[str, Section] = {}
+    rerendered = False
     for order, sec in enumerate(parsed.sections):
         row = existing.pop(sec.slug, None)
         label = f"{parsed.path.name}: {sec.number}"
@@ -134,11 +152,13 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
                 report.conflicts.append(
                     f"{label} (line {sec.line}) edited in admin; kept (use --force)"
                 )
+                rerendered |= _rerendered(row)
                 by_number[sec.number] = row
                 continue
             report.updated.append(label)
         elif row.import_hash == sec.content_hash and row.order == order:
             report.unchanged.append(label)
+            rerendered |= _rerendered(row)
             by_number[sec.number] = row
             continue
         else:
@@ -156,7 +176,8 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
             continue
         report.deleted.append(f"{parsed.path.name}: {row.number}")
         row.delete()
-    if created or report.created or report.updated or report.deleted or lecture_changed:
+    changed = report.created or report.updated or report.deleted or rerendered
+    if created or changed or lecture_changed:
         lecture_bump_revision(lecture_id=lecture.pk)
     return report
 
@@ -176,6 +197,9 @@ def course_page_import(*, parsed: ParsedPage) -> ImportReport:
     page = CoursePage.objects.filter(slug=parsed.slug).first()
     if page is not None and page.content_hash == parsed.content_hash:
         report.unchanged.append(parsed.path.name)
+        html = render_markdown(page.body_md, link=section_url).html
+        if html != page.body_html:  # a renderer fix, as for sections (_rerendered)
+            CoursePage.objects.filter(pk=page.pk).update(body_html=html)
         return report
     page = page or CoursePage(slug=parsed.slug)
     (report.updated if page.pk else report.created).append(parsed.path.name)

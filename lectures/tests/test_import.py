@@ -35,6 +35,23 @@ def test_importing_the_real_content_twice_changes_nothing(student_a) -> None:
     assert SectionRead.objects.filter(user=student_a).count() == 1  # progress survives
 
 
+def test_reimport_refreshes_stored_html_of_unchanged_sections() -> None:
+    """A renderer fix reaches pages whose text did not change: the next import stores the current
+    renderer's HTML (here: HTML left over from an older renderer) and bumps the revision."""
+    content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+    section = Section.objects.get(slug="sec-3-4")
+    current, revision = section.body_html, section.lecture.revision
+    Section.objects.filter(pk=section.pk).update(body_html="<p>old renderer</p>")
+    report = content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+    assert report.updated == [] and report.errors == []
+    section.refresh_from_db()
+    assert section.body_html == current
+    assert section.lecture.revision == revision + 1  # cached pages go stale
+    content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+    section.refresh_from_db()
+    assert section.lecture.revision == revision + 1  # nothing to refresh: no bump
+
+
 def test_command_twice_gives_same_row_counts(content_dir: Path) -> None:
     out = StringIO()
     call_command("import_lectures", str(content_dir), stdout=out)

@@ -46,3 +46,13 @@ def test_section_links_resolve_through_the_given_function() -> None:
 def test_mlir_blocks_are_highlighted() -> None:
     out = render_markdown("```mlir\n%y = linalg.matmul ins(%x : tensor<4xf32>)\n```\n")
     assert 'data-lang="mlir"' in out.html and '<span class="nv">%y</span>' in out.html
+
+
+def test_text_mode_escapes_in_math_show_their_characters() -> None:
+    """Lecture 5 showed "BLOCK\\_SIZE": latex2mathml copies \\text{...} as written, escapes too."""
+    out = render_markdown(
+        r"处理 $\text{BLOCK\_SIZE} / \text{线程数}$ 份；$\text{a \% b \# c \& d}$"
+    )
+    assert "<mtext>BLOCK_SIZE</mtext>" in out.html
+    assert not any(f"\\{c}" in out.html for c in "_%#&")
+    assert "%" in out.html and "#&#x000A0;c" in out.html and "&amp;" in out.html
