@@ -15,7 +15,7 @@ from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
 from quizzes.scoring import answer_fraction, correct_keys, question_variant
-from quizzes.services import question_points, quiz_hard_close
+from quizzes.services import points_in, quiz_hard_close
 
 
 @dataclass
@@ -162,7 +162,7 @@ def questions_as_seen(
                 fraction=answer.fraction if answer else None,
                 points=answer.points if answer else None,
                 params=dict(variant.params) if variant else {},
-                worth=Decimal((points_map or {}).get(str(qid), question.points)),
+                worth=points_in(points_map, question),
             )
         )
     return views
@@ -176,7 +176,7 @@ def question_feedback(attempt: Attempt, question: Question, answer: Answer) -> Q
     """One question's view with a live-computed fraction (practice feedback during the attempt)."""
     view = next(v for v in attempt_questions(attempt) if v.question.pk == question.pk)
     view.fraction = answer_fraction(attempt.quiz, question, answer, attempt.seed)
-    view.points = (view.fraction * question_points(attempt, question)).quantize(Decimal("0.001"))
+    view.points = (view.fraction * view.worth).quantize(Decimal("0.001"))
     return view
 
 
@@ -246,7 +246,8 @@ DISCRIMINATION_GROUP = 0.27  # Kelley's upper/lower 27 % groups, fraction of att
 
 def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
     """Facility (mean fraction), discrimination (upper 27 % − lower 27 % mean fraction) and the
-    choice distribution per question, over all submitted attempts."""
+    choice distribution per question, over all submitted attempts: one row per picked question
+    and per question a rule drew for some attempt."""
     attempts = list(
         Attempt.objects.filter(quiz=quiz, state=Attempt.State.SUBMITTED).order_by("score", "pk")
     )
@@ -264,7 +265,7 @@ def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
     group = max(1, round(len(attempts) * DISCRIMINATION_GROUP)) if len(attempts) >= 2 else 0
     lower, upper = attempts[:group], attempts[len(attempts) - group :] if group else []
     stats = []
-    for question in _pool_questions(quiz):
+    for question in _served_questions(quiz, attempts):
         # Facility is over the students who answered: a blank is not evidence about difficulty.
         took = [a for a in attempts if (a.pk, question.pk) in answered]
         values = [float(fractions.get((a.pk, question.pk), 0)) for a in took]
@@ -283,6 +284,17 @@ def item_analysis(quiz: Quiz) -> tuple[int, list[ItemStats]]:
 def _pool_questions(quiz: Quiz) -> list[Question]:
     links = quiz.pool.select_related("question").prefetch_related("question__choices")
     return [link.question for link in links.order_by("order", "pk")]
+
+
+def _served_questions(quiz: Quiz, attempts: list[Attempt]) -> list[Question]:
+    """The picked questions (in the quiz's order), then every other question these attempts were
+    given (drawn by a rule, or picked and since removed) in bank order: rule draws differ per
+    attempt, so only the attempts say which questions were served."""
+    picked = _pool_questions(quiz)
+    known = {q.pk for q in picked}
+    others = {qid for a in attempts for qid in a.question_ids} - known
+    drawn = Question.objects.filter(pk__in=others).prefetch_related("choices")
+    return picked + list(drawn.order_by("lecture", "bank_id"))
 
 
 def _mean_fraction(question: Question, group: list[Attempt], fractions: dict) -> float | None:
@@ -324,8 +336,15 @@ def _distribution(question: Question, selections: dict) -> list[tuple[str, str, 
 
 
 def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
-    """Header + one row per attempt, with each pool question's points ('' if not drawn)."""
-    pool = [(q.pk, q.bank_id) for q in _pool_questions(quiz)]
+    """Header + one row per attempt, with the points of each question any attempt was given
+    (picked or drawn by a rule; '' where this attempt was not given it)."""
+    attempts = list(
+        Attempt.objects.filter(quiz=quiz)
+        .select_related("student")
+        .prefetch_related("answers")
+        .order_by("student__username", "number")
+    )
+    columns = [(q.pk, q.bank_id) for q in _served_questions(quiz, attempts)]
     header = [
         "username",
         "name",
@@ -338,19 +357,13 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
         "raw_score",
         "raw_max",
         "score",
-        *[bank_id for _pk, bank_id in pool],
+        *[bank_id for _pk, bank_id in columns],
     ]
     rows = [header]
-    attempts = (
-        Attempt.objects.filter(quiz=quiz)
-        .select_related("student")
-        .prefetch_related("answers")
-        .order_by("student__username", "number")
-    )
     for a in attempts:
         points = {ans.question_id: ans.points for ans in a.answers.all()}
         cells = []
-        for pk, _bank_id in pool:
+        for pk, _bank_id in columns:
             if pk not in a.question_ids:
                 cells.append("")
             else:

@@ -1,5 +1,5 @@
-"""Small template helpers: inline `code` and fenced code blocks in stems, the lecture link of a
-section anchor."""
+"""Small template helpers: inline `code` and fenced code blocks in stems, plain-text snippets of
+stems for staff tables, the lecture link of a section anchor."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import re
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import Truncator
 
+from lectures.plaintext import plain_text
 from lectures.rendering import highlight_code
 
 register = template.Library()
@@ -65,6 +67,17 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def stem_template(text: str) -> str:
     """A parameterised stem without its raw format fields: "{m}×{m}" reads as "m×m"."""
     return _PLACEHOLDER.sub(r"\1", text)
+
+
+SNIPPET_CHARS = 60  # characters of a stem in one table cell of the staff pages
+
+
+@register.filter
+def stem_snippet(text: str, length: int = SNIPPET_CHARS) -> str:
+    """A stem as a short plain-text line (staff quiz editor, item analysis): Markdown markup
+    (code fences, backticks, emphasis) dropped by the same rules as the lecture search snippets,
+    format fields read as names, then cut to ``length`` characters. Not marked safe: escaped."""
+    return Truncator(stem_template(plain_text(text))).chars(length)
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
