@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -129,6 +130,10 @@ def _problem_context(
         },
         "has_timing": any(s.median_ms is not None for s in submissions),
         "source_cap_kib": MAX_SOURCE_BYTES // 1024,
+        # The whole form's cap (pdcsite.security.BodyLimitMiddleware): site.js checks a chosen
+        # file against it, since an over-size body is answered with a page of its own.
+        "request_cap_bytes": settings.PDC_MAX_REQUEST_BYTES,
+        "request_cap_kib": settings.PDC_MAX_REQUEST_BYTES // 1024,
         "practice_rate_count": conf.PRACTICE_RATE_COUNT,
         "practice_rate_minutes": conf.PRACTICE_RATE_MINUTES,
         "kinds": selectors.leaderboard_kinds(problem),

@@ -47,3 +47,72 @@
   mark();
   window.addEventListener("resize", mark);
 })();
+
+// <a data-history-back>: the browser's Back button (a refused request's page: back to the form with
+// what was typed in it). Its href is where it goes without script or without history.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-history-back]");
+    if (link && window.history.length > 1) {
+      event.preventDefault();
+      window.history.back();
+    }
+  });
+})();
+
+// <form data-max-bytes="N" data-too-large="message" data-error-target="id">: the server refuses a
+// request body over N bytes (PDC_MAX_REQUEST_BYTES) from its Content-Length, before any view sees
+// it, with a page of its own; the student would leave the form. So the chosen files are measured
+// here, when picked and again on submit, and an over-size form is not sent: the message goes into
+// the form's own error line and everything typed stays where it is.
+(function () {
+  "use strict";
+  var PART_OVERHEAD = 200; // bytes: one multipart part's boundary and headers, rounded up
+
+  function utf8Bytes(text) {
+    // A form sends each line break as CRLF: one byte more per "\n".
+    return new Blob([text]).size + (text.match(/\n/g) || []).length;
+  }
+  // The multipart body this form would send, to within a few hundred bytes.
+  function bodyBytes(form) {
+    var total = 0;
+    new FormData(form).forEach(function (value) {
+      total += PART_OVERHEAD + (typeof value === "string" ? utf8Bytes(value) : value.size);
+    });
+    return total;
+  }
+  function errorLine(form) {
+    var id = form.getAttribute("data-error-target");
+    return id ? document.getElementById(id) : null;
+  }
+  // True when the form fits; otherwise says so in its error line. Clears only its own message.
+  function check(form) {
+    var limit = Number(form.getAttribute("data-max-bytes"));
+    var message = form.getAttribute("data-too-large");
+    var line = errorLine(form);
+    var fits = !(limit > 0) || bodyBytes(form) <= limit;
+    if (line && !fits) {
+      line.textContent = message;
+      line.setAttribute("data-size-error", "");
+    } else if (line && line.hasAttribute("data-size-error")) {
+      line.textContent = "";
+      line.removeAttribute("data-size-error");
+    }
+    return fits;
+  }
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.type === "file" && input.form && input.form.hasAttribute("data-max-bytes")) {
+      check(input.form);
+    }
+  });
+  // On document, so it runs after the form's own submit listeners (the editor copies its code
+  // into the textarea there) and measures what would really be sent.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.hasAttribute && form.hasAttribute("data-max-bytes") && !check(form)) {
+      event.preventDefault(); // focus stays on the button, its error line right below it
+    }
+  });
+})();
