@@ -1,0 +1,143 @@
+"""In real Chromium at 390x844, in Chinese and English: the lab's tables stay inside the page.
+
+The ptxas table of a CUDA submission and the leaderboard (its empty-state sentence too) made an
+English page about 440 px wide; they now scroll inside the shared `.table-wrap` and long names
+wrap. A wrapper that scrolls shows a shadow inside the edge with more columns behind it (the lab
+list hid four columns with no sign), and only then. Screenshots go to $PDC_SHOTS when set."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from conftest import browser_login
+from gradinglab.models import Submission, SubmissionResult
+from gradinglab.tests.labkit import correct_cuda_source, gpu_doc, make_assignment
+from tests.phonecards import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGS = ("zh-hans", "en")
+# As ptxas prints them: mangled C++ names, a template instance among them (no break opportunity).
+KERNELS = [
+    "_Z17vector_add_kernelPKfS0_Pfi",
+    "_ZN7cutlass6KernelINS_4gemm6kernel4GemmINS1_11threadblock12MmaPipelinedEEEEEvNT_6ParamsE",
+]
+LEADERBOARD = "/lab/problems/vector-add/leaderboard/"
+
+# The strength (0 or 1) of the shadow inside the wrapper's left and right edges (site.css).
+SHADES_JS = """() => {
+  const s = getComputedStyle(document.querySelector('.table-wrap'));
+  return [s.getPropertyValue('--shade-start').trim(), s.getPropertyValue('--shade-end').trim()];
+}"""
+
+
+def _cuda_submission(student, assignment) -> Submission:
+    """A graded CUDA submission whose document carries a ptxas report (no GPU here: gpu_doc)."""
+    doc = gpu_doc(median_ms=0.4)
+    doc["backend"] = "cuda"
+    doc["compile"] = {
+        "ok": True,
+        "log": "ptxas info    : Used 16 registers",
+        "ptxas": {"arch": "sm_90", "kernels": [{
+            "name": name, "registers": 16 + 40 * i, "shared_mem_bytes": 49152 * i,
+            "spill_stores_bytes": 0, "spill_loads_bytes": 0, "stack_bytes": 0,
+        } for i, name in enumerate(KERNELS)]},
+    }  # fmt: skip
+    source = correct_cuda_source()
+    now = timezone.now()
+    sub = Submission.objects.create(
+        assignment=assignment, student=student, backend="cuda", source=source,
+        sha256=hashlib.sha256(source.encode()).hexdigest(), created_at=now, finished_at=now,
+        queue=assignment.queue_name, status=doc["status"], score=Decimal("100"),
+        median_ms=doc["timing"]["median_ms"], speedup=doc["timing"]["speedup_vs_reference"],
+        roofline_fraction=doc["timing"]["roofline_fraction"], device_name=doc["device"]["name"],
+    )  # fmt: skip
+    SubmissionResult.objects.create(submission=sub, round=1, document=doc, received_at=now)
+    return sub
+
+
+def _phone(browser, live_server, lang: str):
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    browser_login(page, live_server, "student_a")
+    return context, page
+
+
+def _width(page, live_server, path: str, shot: str) -> list[int]:
+    """[page scrollWidth, innerWidth] of `path` as the page now is (viewport, language)."""
+    assert page.goto(live_server.url + path).status == 200, path
+    _shoot(page, shot)
+    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def test_lab_tables_fit_a_phone_in_both_languages(live_server, _browser, student_a) -> None:
+    widths: dict[str, list[int]] = {}
+    sentences: dict[str, bool] = {}
+    make_assignment()  # CPU only: the leaderboard explains why it is empty
+    for lang in LANGS:
+        context, page = _phone(_browser, live_server, lang)
+        widths[f"{lang} 390 empty leaderboard"] = _width(
+            page, live_server, LEADERBOARD, f"leaderboard-empty-{lang}-390"
+        )
+        # A sentence in the page's column, not a table cell as wide as six headers.
+        sentences[lang] = page.locator("#leaderboard-empty").is_visible()
+        sentences[lang] &= page.locator("table").count() == 0
+        context.close()
+
+    gpu = make_assignment(gpu_kind="h100", points=Decimal("100"))
+    sub = _cuda_submission(student_a, gpu)
+    student_a.profile.pseudonym = "a-rather-long-leaderboard-nickname"
+    student_a.profile.save()
+    pages = {
+        "submission-ptxas": f"/lab/submissions/{sub.pk}/",
+        "leaderboard": f"{LEADERBOARD}?kind=h100",
+    }
+    for lang in LANGS:
+        context, page = _phone(_browser, live_server, lang)
+        for viewport in (PHONE, DESKTOP):
+            page.set_viewport_size(viewport)
+            for name, path in pages.items():
+                shot = f"{name}-{lang}-{viewport['width']}"
+                widths[f"{lang} {viewport['width']} {name}"] = _width(page, live_server, path, shot)
+        context.close()
+    wide = {where: w for where, w in widths.items() if w[0] > w[1]}
+    assert not wide, f"wider than the window [scrollWidth, innerWidth]: {wide}"
+    assert sentences == {lang: True for lang in LANGS}, sentences
+
+
+def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a) -> None:
+    make_assignment()
+    context, page = _phone(_browser, live_server, "en")
+    width = _width(page, live_server, "/lab/", "lab-list-en-390")
+    assert width[0] <= width[1], width  # the table scrolls inside its wrapper, not the page
+    wrap = page.locator(".table-wrap").first
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # columns are off to the right
+    assert page.evaluate(SHADES_JS) == ["0", "1"]  # at the start: a shadow on the right only
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    page.wait_for_function(f"() => ({SHADES_JS})()[1] === '0'")
+    assert page.evaluate(SHADES_JS) == ["1", "0"]  # at the end: on the left only
+    page.set_viewport_size(DESKTOP)
+    page.reload()  # the whole table fits: no shadow
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth")
+    assert page.evaluate(SHADES_JS) == ["0", "0"]
+    _shoot(page, "lab-list-en-1280")
+    context.close()
+
+
+def _shoot(page, name: str) -> None:
+    """What the reader sees with the page's last table in view (the page is taller than that)."""
+    if os.environ.get("PDC_SHOTS"):
+        shots = Path(os.environ["PDC_SHOTS"])
+        shots.mkdir(parents=True, exist_ok=True)
+        tables = page.locator("table")
+        if tables.count():
+            tables.last.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"{name}.png"))
