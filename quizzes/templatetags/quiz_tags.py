@@ -10,6 +10,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 
+from accounts.language import in_page_language
 from lectures.plaintext import plain_text
 from lectures.rendering import highlight_code
 
@@ -70,6 +71,12 @@ def stem_template(text: str) -> str:
 
 
 SNIPPET_CHARS = 60  # characters of a stem in one table cell of the staff pages
+
+
+@register.filter
+def shown_stem(question) -> str:
+    """A question's stem in the page's language (its English one on English pages, if written)."""
+    return in_page_language(question.stem, question.stem_en)
 
 
 @register.filter

@@ -53,3 +53,16 @@ def test_staff_pages_show_plain_snippets(quiz, client_ta, url: str) -> None:
         assert "`" not in cells and "**" not in cells
     assert "下面的 kernel 有问题吗？ __global__ void" in fenced
     assert "把 other=-float(&#x27;inf&#x27;) 改成了 other=0.0" in inline
+
+
+@pytest.mark.parametrize("url", ["/quizzes/staff/snippets/", "/quizzes/snippets/analysis/"])
+def test_english_pages_show_the_english_stem_when_written(quiz, client_ta, url: str) -> None:
+    """The review already said English stems on English pages; these staff tables said Chinese."""
+    from django.conf import settings
+
+    Question.objects.filter(bank_id="sn-inline").update(stem_en="What if `other=0.0` is used?")
+    client_ta.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_ta.get(url).content.decode()
+    inline, fenced = _cells(page, "sn-inline"), _cells(page, "sn-fenced")
+    assert 'lang="en">What if other=0.0 is used?' in inline
+    assert "下面的 kernel" in fenced  # no English written: the Chinese one
