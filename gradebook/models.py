@@ -210,8 +210,10 @@ class GradeEvent(models.Model):
 
     @property
     def shown_reason(self) -> str:
-        """The reason in the page's language when the system wrote it, else as written."""
-        return reasons.render(self.reason_parts) or self.reason
+        """The reason in the page's language when the system wrote it, else as written. Rows
+        from before reason_parts are read back from the English the code wrote then."""
+        parts = self.reason_parts or reasons.legacy_parts(self.reason)
+        return reasons.render(parts) or self.reason
 
 
 class GradeEventImmutable(Exception):

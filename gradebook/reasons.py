@@ -10,6 +10,7 @@ its codes' choices as "app_label.Model.ChoicesClass", so the gradebook imports n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.apps import apps
@@ -55,6 +56,32 @@ def cleaned(reason: str) -> str:
 def parts_of(reason: str) -> dict[str, Any]:
     """What GradeEvent.reason_parts stores: {} for a staff member's own words."""
     return dict(reason.parts) if isinstance(reason, Reason) else {}
+
+
+# The English f-strings the code wrote before reasons had parts (rows of an upgraded database),
+# read back into parts so that those rows are said in the page's language too.
+_LEGACY: list[tuple[str, re.Pattern[str]]] = [
+    ("submission_best", re.compile(r"submission #(?P<submission>\d+) \((?P<status>[a-z_]+)\)")),
+    (
+        "submission_override",
+        re.compile(
+            r"submission #(?P<submission>\d+): (?P<old>\S+) -> (?P<new>\S+); (?P<note>.*)", re.S
+        ),
+    ),
+    ("submission_set_by_staff", re.compile(r"submission #(?P<submission>\d+) score set by staff")),
+    ("regrade_run", re.compile(r"regrade run #(?P<run>\d+) by (?P<user>\S+)")),
+    ("attempt_graded", re.compile(r"attempt (?P<number>\d+) graded \((?P<method>[a-z_]+)\)")),
+    ("regrade_response", re.compile(r"regrade #(?P<request>\d+): (?P<response>.*)", re.S)),
+    ("csv_import", re.compile(r"CSV import, line (?P<line>\d+)")),
+]
+
+
+def legacy_parts(text: str) -> dict[str, Any]:
+    """The parts of a reason written as one of the old English f-strings; {} for anything else."""
+    for reason_id, pattern in _LEGACY:
+        if match := pattern.fullmatch(text):
+            return {"id": reason_id, "args": match.groupdict()}
+    return {}
 
 
 def render(parts: dict[str, Any]) -> str:

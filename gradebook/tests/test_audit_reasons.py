@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from gradebook.models import GradeEvent
 from gradebook.reasons import Reason
@@ -68,12 +69,39 @@ def test_the_reason_column_keeps_the_english_text_and_staff_words_stay_as_writte
 
 
 @pytest.mark.django_db
-def test_rows_without_known_parts_show_their_text(make_item, student_a) -> None:
-    """Rows written before reason_parts existed, or with parts this code does not know."""
-    _record(student_a, make_item("lab:1"), 5, "submission #3 (accepted)")
+def test_rows_written_before_parts_are_read_back_from_their_english(make_item, student_a) -> None:
+    """An upgraded database's rows hold only the English the code wrote then (a second browser
+    walk still saw "submission #1 (accepted)" on Chinese pages): they are said again too."""
+    item = make_item("lab:1")
+    old = {
+        "submission #3 (accepted)": ("提交 #3（通过）", "submission #3 (Accepted)"),
+        "attempt 1 graded (best)": ("第 1 次作答已评分（最高分）", "attempt 1 graded (Best)"),
+        "submission #4: 5.00 -> 7.00; 补交": (
+            "提交 #4：5.00 → 7.00；补交",
+            "submission #4: 5.00 → 7.00; 补交",
+        ),
+        "submission #4 score set by staff": ("提交 #4 的分数由助教设定", None),
+        "regrade run #2 by ta1": ("重新评测 #2，由 ta1 发起", None),
+        "regrade #9: 已复核\n见备注": ("复核申请 #9：已复核\n见备注", None),
+        "CSV import, line 12": ("CSV 导入，第 12 行", None),
+    }
+    for points, text in enumerate(old, start=1):  # a new score each time: each writes a row
+        _record(student_a, item, points, text)
+    events = list(GradeEvent.objects.order_by("pk"))
+    assert all(e.reason_parts == {} for e in events)
+    for event, (zh, en) in zip(events, old.values(), strict=True):
+        assert event.shown_reason == zh
+        if en:
+            with translation.override("en"):
+                assert event.shown_reason == en
+
+
+@pytest.mark.django_db
+def test_other_text_and_unknown_parts_show_the_text(make_item, student_a) -> None:
+    _record(student_a, make_item("lab:1"), 5, "补交，见邮件 (late: see e-mail)")
     event = GradeEvent.objects.get()
-    assert event.shown_reason == "submission #3 (accepted)"
+    assert event.shown_reason == "补交，见邮件 (late: see e-mail)"
     for parts in ({"id": "gone"}, {"id": "csv_import", "args": {}}, {"id": "csv_import"}):
         GradeEvent.objects.filter(pk=event.pk).update(reason_parts=parts)
         event.refresh_from_db()
-        assert event.shown_reason == "submission #3 (accepted)"
+        assert event.shown_reason == "补交，见邮件 (late: see e-mail)"
