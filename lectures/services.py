@@ -56,7 +56,7 @@ def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
 
 
 def _render_section(row: Section, headings: list[str] | None = None) -> None:
-    row.body_html = render_markdown(row.body_md, link=section_url).html
+    row.body_html = _html(row.body_md)
     row.search_title = plain_text(f"{row.number} {row.title}")
     if headings is None:
         headings = [ln.lstrip("#").strip() for ln in row.body_md.splitlines() if ln.startswith("#")]
@@ -64,15 +64,20 @@ def _render_section(row: Section, headings: list[str] | None = None) -> None:
     row.search_body = plain_text(row.body_md)
 
 
-def _rerendered(row: Section) -> bool:
-    """Store the current renderer's HTML of a section the import leaves alone; True if it
-    changed. A renderer fix then reaches every page at the next import (deploys run one), not
-    only the sections whose text changed."""
-    html = render_markdown(row.body_md, link=section_url).html
-    if html == row.body_html:
+def _html(md: str) -> str:
+    """The page HTML stored for a piece of the notes' Markdown (section links resolved)."""
+    return render_markdown(md, link=section_url).html
+
+
+def _rerendered(row: Section | Lecture | CoursePage, md_field: str, html_field: str) -> bool:
+    """Store the current renderer's HTML of a row the import leaves alone; True if it changed.
+    A renderer fix then reaches every page at the next import (deploys run one), not only the
+    sections whose text changed."""
+    html = _html(getattr(row, md_field))
+    if html == getattr(row, html_field):
         return False
-    row.body_html = html
-    Section.objects.filter(pk=row.pk).update(body_html=html)
+    setattr(row, html_field, html)
+    type(row).objects.filter(pk=row.pk).update(**{html_field: html})
     return True
 
 
@@ -127,17 +132,14 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         lecture.title_en, lecture.module_en = parsed.title_en, parsed.module_en
         lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
         lecture.intro_md = parsed.intro_md
-        lecture.intro_html = render_markdown(parsed.intro_md, link=section_url).html
+        lecture.intro_html = _html(parsed.intro_md)
         lecture.source_path = parsed.path.name
         lecture.content_hash = parsed.content_hash
         lecture.header_hash = _file_header_hash(parsed)
         lecture.imported_at = timezone.now()
         lecture.save()
     if not lecture_changed:
-        intro_html = render_markdown(lecture.intro_md, link=section_url).html
-        if intro_html != lecture.intro_html:
-            Lecture.objects.filter(pk=lecture.pk).update(intro_html=intro_html)
-            lecture_changed = True
+        lecture_changed = _rerendered(lecture, "intro_md", "intro_html")
     existing = {s.slug: s for s in lecture.sections.select_for_update()}
     by_number: dict[str, Section] = {}
     rerendered = False
@@ -152,13 +154,13 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
                 report.conflicts.append(
                     f"{label} (line {sec.line}) edited in admin; kept (use --force)"
                 )
-                rerendered |= _rerendered(row)
+                rerendered |= _rerendered(row, "body_md", "body_html")
                 by_number[sec.number] = row
                 continue
             report.updated.append(label)
         elif row.import_hash == sec.content_hash and row.order == order:
             report.unchanged.append(label)
-            rerendered |= _rerendered(row)
+            rerendered |= _rerendered(row, "body_md", "body_html")
             by_number[sec.number] = row
             continue
         else:
@@ -197,14 +199,12 @@ def course_page_import(*, parsed: ParsedPage) -> ImportReport:
     page = CoursePage.objects.filter(slug=parsed.slug).first()
     if page is not None and page.content_hash == parsed.content_hash:
         report.unchanged.append(parsed.path.name)
-        html = render_markdown(page.body_md, link=section_url).html
-        if html != page.body_html:  # a renderer fix, as for sections (_rerendered)
-            CoursePage.objects.filter(pk=page.pk).update(body_html=html)
+        _rerendered(page, "body_md", "body_html")
         return report
     page = page or CoursePage(slug=parsed.slug)
     (report.updated if page.pk else report.created).append(parsed.path.name)
     page.title, page.body_md, page.content_hash = parsed.title, parsed.body_md, parsed.content_hash
-    page.body_html = render_markdown(parsed.body_md, link=section_url).html
+    page.body_html = _html(parsed.body_md)
     page.save()
     return report
 
@@ -243,7 +243,7 @@ def section_save_staff_edit(*, section: Section, user) -> Section:
 def lecture_save_staff_edit(*, lecture: Lecture) -> Lecture:
     """Re-render a lecture's overview and introduction after an admin edit."""
     lecture.overview_html = render_inline(lecture.overview_md)
-    lecture.intro_html = render_markdown(lecture.intro_md, link=section_url).html
+    lecture.intro_html = _html(lecture.intro_md)
     lecture.save()
     lecture_bump_revision(lecture_id=lecture.pk)
     return lecture
