@@ -7,6 +7,8 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from accounts.language import page_lang
+from lectures.figures import in_language
 from lectures.models import CoursePage, Lecture, Section
 from lectures.rendering import RenderError, render_markdown
 from lectures.services import lecture_save_staff_edit, section_save_staff_edit, section_url
@@ -33,6 +35,7 @@ class PreviewMixin:
             return JsonResponse({"error": "POST only"}, status=405)
         try:
             html = render_markdown(request.POST.get("markdown", ""), link=section_url).html
+            html = in_language(html, page_lang())
         except RenderError as exc:
             return JsonResponse({"error": f"line {exc.line}: {exc}"}, status=400)
         return JsonResponse({"html": html})
@@ -44,7 +47,7 @@ class PreviewMixin:
         return format_html(
             '<div class="md-preview" data-source="id_{}">{}</div>',
             self.preview_field,
-            mark_safe(html),
+            mark_safe(in_language(html, page_lang())),
         )
 
 

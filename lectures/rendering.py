@@ -173,13 +173,14 @@ def _cut_code(text: str, code: _Stash) -> tuple[str, int]:
 
 
 def _cut_figures(text: str, stash: _Stash) -> str:
-    """Each ``!figure slug`` line becomes the inline SVG figure (kept away from Markdown)."""
-    from lectures.figures import BY_SLUG, figure_html
+    """Each ``!figure slug`` line becomes the figure's slot (kept away from Markdown); the page
+    fills it in the reader's language (``lectures.figures.in_language``)."""
+    from lectures.figures import BY_SLUG, figure_slot
 
     def repl(m: re.Match[str]) -> str:
         if m["slug"] not in BY_SLUG:
             raise RenderError(f"unknown figure {m['slug']!r}", text.count("\n", 0, m.start()) + 1)
-        return stash.put(figure_html(m["slug"]))
+        return stash.put(figure_slot(m["slug"]))
 
     return FIGURE_RE.sub(repl, text)
 

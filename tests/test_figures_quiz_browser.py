@@ -45,6 +45,17 @@ def test_lecture_figures_and_practice_quiz_on_desktop_and_phone(
         context.close()
 
 
+def _labels_inside(svg) -> None:
+    """Every label of the drawing lies within its viewBox (the font's real widths, not guesses)."""
+    outside = svg.evaluate(
+        """svg => { const v = svg.viewBox.baseVal; return [...svg.querySelectorAll('text')]
+        .map(t => [t.textContent, t.getBBox()]).filter(([, b]) => b.x < v.x - 0.5 ||
+        b.y < v.y - 0.5 || b.x + b.width > v.x + v.width + 0.5 || b.y + b.height > v.y + v.height
+        + 0.5).map(([s]) => s); }"""
+    )
+    assert outside == []
+
+
 def _walk(page, url: str, language: str, width: int) -> None:
     page.goto(f"{url}/lectures/9/#sec-9-3-2")
     figure = page.locator("#sec-9-3-2 #fig-pipeline-bubble")
@@ -53,8 +64,16 @@ def _walk(page, url: str, language: str, width: int) -> None:
     for part in (figure, figure.locator("svg"), figure.locator("figcaption")):
         box = part.bounding_box()
         assert box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    # One language at a time: the caption and the drawing's labels are the page's.
     caption = figure.locator("figcaption").inner_text()
-    assert "编者补充" in caption and "Editor's figure" in caption
+    labels = " ".join(figure.locator("svg text").all_text_contents())
+    if language == "zh":
+        assert "编者补充" in caption and "Editor" not in caption
+        assert "空格即气泡" in labels and "bubble" not in labels
+    else:
+        assert "Editor's figure" in caption and "编者补充" not in caption
+        assert "empty cells = bubble" in labels and "气泡" not in labels
+    _labels_inside(figure.locator("svg"))
     figure.screenshot(path=str(SHOTS / f"figure-pipeline-bubble-{language}-{width}.png"))
 
     page.goto(f"{url}/quizzes/practice-l2/")

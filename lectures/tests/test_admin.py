@@ -34,6 +34,8 @@ def test_preview_endpoint_renders_markdown_for_staff_only(
     resp = client_instructor.post(url, {"markdown": "**粗体** $a+b$\n\n```c\nint x;\n```\n"})
     html = json.loads(resp.content)["html"]
     assert "<strong>粗体</strong>" in html and "<math" in html and "codehilite" in html
+    drawn = json.loads(client_instructor.post(url, {"markdown": "!figure roofline\n"}).content)
+    assert "<svg" in drawn["html"] and "编者补充" in drawn["html"]  # the slot, filled
     bad = client_instructor.post(url, {"markdown": "```c\nint x;\n"})
     assert bad.status_code == 400 and "never closed" in json.loads(bad.content)["error"]
     assert client_a.post(url, {"markdown": "x"}).status_code == 302  # to the admin login
