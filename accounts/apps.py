@@ -3,7 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = _("账户")
 

@@ -3,6 +3,5 @@ from django.utils.translation import gettext_lazy as _
 
 
 class FlagreviewConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "flagreview"
     verbose_name = _("标记复查")

@@ -3,7 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 
 class LecturesConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "lectures"
     verbose_name = _("讲义")
 

@@ -134,7 +134,7 @@ DATABASES = {
         "DATABASE_URL", env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'pdclab.sqlite3'}"), BASE_DIR
     )
 }
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"  # every app's primary keys (no AppConfig overrides it)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,6 +3,5 @@ from django.utils.translation import gettext_lazy as _
 
 
 class SimilarityConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "similarity"
     verbose_name = _("相似度检查")
