@@ -132,7 +132,14 @@ def svg(figure: Figure, lang: str = "zh") -> str:
         *figure.draw(say),
         "</svg>",
     ]
-    return "\n".join(parts) + "\n"
+    # The SVG is inline and a page shows several: each needs its own marker id (ids are unique
+    # per page, and a duplicate is an accessibility error).
+    return (
+        "\n".join(parts)
+        .replace("#arrow)", f"#arrow-{figure.slug})")
+        .replace('id="arrow"', f'id="arrow-{figure.slug}"')
+        + "\n"
+    )
 
 
 # ----------------------------------------------------------------------------- the figures

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import markdown
 from latex2mathml.converter import convert as latex_to_mathml
+from markdown.extensions.toc import TocExtension, slugify_unicode
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import RegexLexer, bygroups
@@ -31,7 +32,7 @@ PYGMENTS_STYLE = "friendly"
 PYGMENTS_DARK_STYLE = "github-dark"  # every token colour >= 4.5:1 on its #0d1117 background
 CODE_CSS_CLASS = "codehilite"
 
-MD_EXTENSIONS = ["tables", "attr_list", "admonition", "sane_lists", "toc"]
+MD_EXTENSIONS = ["tables", "attr_list", "admonition", "sane_lists"]  # + toc, per call
 
 
 class MlirLexer(RegexLexer):
@@ -197,14 +198,17 @@ def _cut_math(text: str, math: _Stash, fallbacks: list[str]) -> str:
     return MATH_RE.sub(repl, text)
 
 
-def render_markdown(text: str, link: Callable[[str], str] | None = None) -> Rendered:
-    """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL."""
+def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: str = "") -> Rendered:
+    """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL. ``ids`` starts the
+    id of every heading in ``text``: pieces rendered apart and shown on one page (a lecture's
+    sections) would otherwise repeat ids such as ``_1``, which every Chinese heading became."""
     code, math = _Stash("C"), _Stash("M")
     fallbacks: list[str] = []
     text, count = _cut_code(text, code)
     text = _cut_figures(text, code)
     text = _cut_math(text, math, fallbacks)
-    body = markdown.markdown(text, extensions=MD_EXTENSIONS, output_format="html")
+    headings = TocExtension(slugify=lambda value, sep: ids + slugify_unicode(value, sep))
+    body = markdown.markdown(text, extensions=[*MD_EXTENSIONS, headings], output_format="html")
     body = code.restore(math.restore(body))
     if link is not None:
         body = LINK_RE.sub(lambda m: f'href="{html.escape(link(m["num"]))}"', body)

@@ -56,7 +56,7 @@ def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
 
 
 def _render_section(row: Section, headings: list[str] | None = None) -> None:
-    row.body_html = _html(row.body_md)
+    row.body_html = _html(row.body_md, _heading_ids(row))
     row.search_title = plain_text(f"{row.number} {row.title}")
     if headings is None:
         headings = [ln.lstrip("#").strip() for ln in row.body_md.splitlines() if ln.startswith("#")]
@@ -64,16 +64,24 @@ def _render_section(row: Section, headings: list[str] | None = None) -> None:
     row.search_body = plain_text(row.body_md)
 
 
-def _html(md: str) -> str:
+def _html(md: str, ids: str = "") -> str:
     """The page HTML stored for a piece of the notes' Markdown (section links resolved)."""
-    return render_markdown(md, link=section_url).html
+    return render_markdown(md, link=section_url, ids=ids).html
+
+
+def _heading_ids(row: Section | Lecture | CoursePage) -> str:
+    """What the ids of the headings inside ``row``'s text start with: a lecture page shows its
+    introduction and every section together, so each gets its own; a course page stands alone."""
+    if isinstance(row, Section):
+        return f"{row.slug}--"  # "--": never the "-N" of a subsection's own anchor
+    return "intro--" if isinstance(row, Lecture) else ""
 
 
 def _rerendered(row: Section | Lecture | CoursePage, md_field: str, html_field: str) -> bool:
     """Store the current renderer's HTML of a row the import leaves alone; True if it changed.
     A renderer fix then reaches every page at the next import (deploys run one), not only the
     sections whose text changed."""
-    html = _html(getattr(row, md_field))
+    html = _html(getattr(row, md_field), _heading_ids(row))
     if html == getattr(row, html_field):
         return False
     setattr(row, html_field, html)
@@ -132,7 +140,7 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         lecture.title_en, lecture.module_en = parsed.title_en, parsed.module_en
         lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
         lecture.intro_md = parsed.intro_md
-        lecture.intro_html = _html(parsed.intro_md)
+        lecture.intro_html = _html(parsed.intro_md, _heading_ids(lecture))
         lecture.source_path = parsed.path.name
         lecture.content_hash = parsed.content_hash
         lecture.header_hash = _file_header_hash(parsed)
@@ -243,7 +251,7 @@ def section_save_staff_edit(*, section: Section, user) -> Section:
 def lecture_save_staff_edit(*, lecture: Lecture) -> Lecture:
     """Re-render a lecture's overview and introduction after an admin edit."""
     lecture.overview_html = render_inline(lecture.overview_md)
-    lecture.intro_html = _html(lecture.intro_md)
+    lecture.intro_html = _html(lecture.intro_md, _heading_ids(lecture))
     lecture.save()
     lecture_bump_revision(lecture_id=lecture.pk)
     return lecture
