@@ -81,6 +81,11 @@ class RuleForm(forms.Form):
         label=_("每题分值"), min_value=Decimal("0.01"), decimal_places=2, initial=Decimal("1")
     )
 
+    def __init__(self, *args, **kwargs) -> None:
+        # The quiz editor shows it beside the settings form, which has a `lecture` field too.
+        kwargs.setdefault("auto_id", "id_rule_%s")
+        super().__init__(*args, **kwargs)
+
     def spec(self) -> RuleSpec:
         """The valid form as the rule it asks for: its fields are RuleSpec's, by name, and empty
         optional fields clean to RuleSpec's defaults (None, "")."""

@@ -4,6 +4,7 @@ browser are validated like bank files, never overwritten by import_quizzes, and 
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from quizzes.bank import BankError, load_bank_file
 from quizzes.models import Attempt, Question, Quiz
 from quizzes.services import attempt_start, bank_import_file, quiz_draw
-from quizzes.tests.factories import question_multiple, question_single
+from quizzes.tests.factories import question_multiple, question_single, quiz_with
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +222,11 @@ def test_a_rule_with_only_count_and_points_is_stored_with_empty_filters(client_t
     assert (rule.count, rule.points, rule.lecture, rule.section, rule.qtype, rule.tag) == (
         2, Decimal("1.50"), None, "", "", ""
     )  # fmt: skip
+
+
+def test_quiz_editor_repeats_no_id(client_ta) -> None:
+    """The rule form and the settings form both have a `lecture` field; labels point at ids."""
+    quiz_with([question_single("ids-q")], slug="ids")
+    ids = re.findall(r'\bid="([^"]+)"', client_ta.get("/quizzes/staff/ids/").content.decode())
+    assert "id_rule_lecture" in ids and "id_lecture" in ids
+    assert sorted(i for i in set(ids) if ids.count(i) > 1) == []
