@@ -101,6 +101,7 @@ class _Page(HTMLParser):
         self.ui: list[str] = []
         self.data: list[str] = []  # stored values the admin shows: checked for codes and keys only
         self.links: list[str] = []
+        self.ids: list[str] = []
 
     def _exempt(self) -> bool:
         return bool(self.stack) and self.stack[-1][1]
@@ -114,6 +115,8 @@ class _Page(HTMLParser):
             self.page_lang = normalise_lang(a.get("lang", ""))
         if tag == "a" and a.get("href"):
             self.links.append(a["href"])
+        if a.get("id"):
+            self.ids.append(a["id"])
         # An element that states its own language is content (lecture text, a Chinese course
         # title, grader output), whatever that language is; UI text never carries `lang`.
         own_lang = tag != "html" and "lang" in a
@@ -163,6 +166,8 @@ def parse(html: str) -> _Page:
 def problems(page: _Page, *, data_words: set[str]) -> list[str]:
     """What is wrong with this parsed page's UI text for its own language (empty: nothing)."""
     found: list[str] = []
+    # A repeated id breaks labels and in-page links (parts of a page are rendered apart).
+    found += [f"repeated id: {i!r}" for i in sorted({i for i in page.ids if page.ids.count(i) > 1})]
     for text in page.data:  # an identifier column (a category key) is fine; a status code is not
         if CODES_UNDERSCORE.search(text):
             found.append(f"raw code in a stored value: {text!r}")

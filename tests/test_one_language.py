@@ -1,7 +1,8 @@
 """Must hold 3 (issue 15): one language at a time. A crawler visits every page a student, a TA and an
 instructor reach, in Chinese and in English, and fails on a raw status code, an internal key
 (`lab:9`), Chinese UI text on an English page or English UI text on a Chinese page (content marked
-with its `lang` is exempt, see tests/crawl.py). The .po files have no untranslated or fuzzy entry."""
+with its `lang` is exempt, see tests/crawl.py), or a repeated id. The .po files have no
+untranslated or fuzzy entry."""
 
 from __future__ import annotations
 
