@@ -140,6 +140,8 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
     assert "<html" not in html  # the polled fragment
     page = client_a.get("/lab/workers/").content.decode()
     assert "<html" in page and "site.css" in page and "old-gpu" in page  # opened directly
+    assert page.count("<h1>") == 1 and "<h2>" not in page  # its title once, as a page's
+    assert html.count("<h2>") == 1  # on the lab index, the panel is a section
 
 
 def test_lab_index_in_english(client_a) -> None:
