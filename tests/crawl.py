@@ -87,6 +87,8 @@ _VOID = {
     "wbr",
 }
 _ATTRS = ("title", "aria-label", "placeholder", "alt")
+# Inputs that are not fields a person fills in (a button says its own name).
+_UNNAMED = {"hidden", "submit", "button", "reset", "image"}
 
 
 def normalise_lang(code: str) -> str:
@@ -102,6 +104,9 @@ class _Page(HTMLParser):
         self.data: list[str] = []  # stored values the admin shows: checked for codes and keys only
         self.links: list[str] = []
         self.ids: list[str] = []
+        self.h1s = 0
+        self.label_for: set[str] = set()
+        self.controls: list[tuple[str, str]] = []  # (id, name) of fields no label names yet
 
     def _exempt(self) -> bool:
         return bool(self.stack) and self.stack[-1][1]
@@ -117,6 +122,7 @@ class _Page(HTMLParser):
             self.links.append(a["href"])
         if a.get("id"):
             self.ids.append(a["id"])
+        self._note_structure(tag, a)
         # An element that states its own language is content (lecture text, a Chinese course
         # title, grader output), whatever that language is; UI text never carries `lang`.
         own_lang = tag != "html" and "lang" in a
@@ -146,6 +152,16 @@ class _Page(HTMLParser):
         if tag not in _VOID:
             self.stack.append((tag, exempt, data))
 
+    def _note_structure(self, tag: str, a: dict[str, str]) -> None:
+        """What accessibility needs of the markup: one h1, and a name for every form field."""
+        self.h1s += tag == "h1"
+        if tag == "label" and a.get("for"):
+            self.label_for.add(a["for"])
+        field = tag in ("select", "textarea") or (tag == "input" and a.get("type") not in _UNNAMED)
+        named = "aria-label" in a or "aria-labelledby" in a or "title" in a
+        if field and not named and not any(t == "label" for t, _e, _d in self.stack):
+            self.controls.append((a.get("id", ""), a.get("name", "")))
+
     def handle_endtag(self, tag: str) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
@@ -163,11 +179,16 @@ def parse(html: str) -> _Page:
     return page
 
 
-def problems(page: _Page, *, data_words: set[str]) -> list[str]:
+def problems(page: _Page, *, data_words: set[str], structure: bool = True) -> list[str]:
     """What is wrong with this parsed page's UI text for its own language (empty: nothing)."""
     found: list[str] = []
     # A repeated id breaks labels and in-page links (parts of a page are rendered apart).
     found += [f"repeated id: {i!r}" for i in sorted({i for i in page.ids if page.ids.count(i) > 1})]
+    if structure and page.h1s != 1:
+        found.append(f"{page.h1s} h1 headings (a page has one)")
+    if structure:
+        unlabelled = [n for i, n in page.controls if i not in page.label_for]
+        found += [f"form field without a label: {n!r}" for n in unlabelled]
     for text in page.data:  # an identifier column (a category key) is fine; a status code is not
         if CODES_UNDERSCORE.search(text):
             found.append(f"raw code in a stored value: {text!r}")
