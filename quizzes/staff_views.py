@@ -117,6 +117,13 @@ def _graded(slug: str) -> Quiz:
     return get_object_or_404(Quiz, slug=slug, kind=Quiz.Kind.GRADED)
 
 
+def _first_error(form) -> str:
+    """What a form the editor shows again after a redirect got wrong, said in a message: the
+    field's label and Django's own words ("no more than 4 digits before the decimal point")."""
+    name, errors = next(iter(form.errors.items()))
+    return _("%(field)s：%(error)s") % {"field": form.fields[name].label, "error": errors[0]}
+
+
 def _to_editor(quiz: Quiz) -> HttpResponse:
     return redirect("quizzes:staff_quiz", slug=quiz.slug)
 
@@ -157,7 +164,8 @@ def quiz_settings(request: HttpRequest, quiz: Quiz) -> HttpResponse:
 def quiz_pick(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.PickForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("请至少选择一道题。"))
+        none_picked = "questions" in form.errors
+        messages.error(request, _("请至少选择一道题。") if none_picked else _first_error(form))
         return redirect(f"{_url('quizzes:staff_bank')}?quiz={quiz.slug}")
     added = authoring.pool_add(
         quiz=quiz,
@@ -181,7 +189,7 @@ def quiz_points(request: HttpRequest, quiz: Quiz) -> HttpResponse:
             )
         messages.success(request, _("已保存。"))
     else:
-        messages.error(request, _("分值必须是大于 0 的数。"))
+        messages.error(request, _first_error(form))
     return _to_editor(quiz)
 
 

@@ -230,3 +230,22 @@ def test_quiz_editor_repeats_no_id(client_ta) -> None:
     ids = re.findall(r'\bid="([^"]+)"', client_ta.get("/quizzes/staff/ids/").content.decode())
     assert "id_rule_lecture" in ids and "id_lecture" in ids
     assert sorted(i for i in set(ids) if ids.count(i) > 1) == []
+
+
+@pytest.mark.parametrize("points", ["9" * 40, "10000", "0", "-1", "abc"])
+def test_points_the_column_cannot_hold_are_refused_and_said(
+    client_instructor, bank, points: str
+) -> None:
+    """Points are numeric(6, 2): 40 nines used to pass the form, be stored, and make every later
+    read of the pool a server error (SQLite) or the save itself one (PostgreSQL)."""
+    quiz = _draft(client_instructor)
+    client_instructor.post(f"{STAFF}{quiz.slug}/pick/", {"questions": [bank[0].pk]})
+    url = f"{STAFF}{quiz.slug}/"
+    ruled = client_instructor.post(f"{url}rules/", {"count": "1", "points": points})
+    picked = client_instructor.post(f"{url}pick/", {"questions": [bank[1].pk], "points": points})
+    pointed = client_instructor.post(f"{url}points/", {"question": bank[0].pk, "points": points})
+    assert (ruled.status_code, picked.status_code, pointed.status_code) == (400, 302, 302)
+    assert list(quiz.pool.values_list("question_id", "points")) == [(bank[0].pk, None)]
+    assert not quiz.rules.exists()
+    page = client_instructor.get(url).content.decode()
+    assert page.count('class="msg-error"') == 2 and "分值：" in page  # pick, points
