@@ -1,0 +1,99 @@
+"""Bad input gets a clear error, never a server error: every POST form a student, a TA and an
+instructor reach (the site crawl's pages, both roles' own) is sent three times with junk in every
+field a person types into: markup and quotes, a 10,000-character string, and numbers no field
+accepts. No answer may be a 500."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+
+from tests import crawl
+from tests.uiworld import build_world
+
+START = ["/", "/lectures/", "/quizzes/", "/lab/", "/grades/", "/accounts/profile/"]
+STAFF_START = ["/grades/staff/", "/staff/", "/quizzes/staff/"]
+# Forms whose sending ends the session or the crawl's footing, not input checks.
+LEAVE = ("/accounts/logout", "/i18n/setlang", "/admin/")
+JUNK = [
+    "<script>alert(1)</script>' \" \\ %00 ; --",
+    "长" * 10_000,
+    "-1e309",
+    "NaN",
+    "9" * 40,
+]
+TYPED = {"text", "number", "email", "url", "search", "password", "datetime-local", "date", "tel"}
+
+
+class _Forms(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._form: dict | None = None
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._form = {"action": a.get("action", ""), "method": a.get("method", "get").lower(),
+                          "fixed": {}, "typed": set()}  # fmt: skip
+            self.forms.append(self._form)
+        if self._form is None or not a.get("name"):
+            return
+        kind = a.get("type", "text").lower()
+        if tag == "textarea" or (tag == "input" and kind in TYPED):
+            self._form["typed"].add(a["name"])
+        elif tag == "input" and kind in ("hidden", "checkbox", "radio"):
+            self._form["fixed"].setdefault(a["name"], a.get("value", "on"))
+        elif tag == "select":
+            self._select = a["name"]
+            self._form["fixed"].setdefault(a["name"], "")
+        if tag == "option" and self._select and not self._form["fixed"].get(self._select):
+            self._form["fixed"][self._select] = a.get("value", "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
+        if tag == "select":
+            self._select = None
+
+
+def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
+    frontier = crawl.Frontier(start)
+    sent, failures, done = 0, [], set()
+    for path in frontier:
+        response = client.get(path)
+        if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+            continue
+        html = response.content.decode()
+        frontier.add(crawl.page_links(f"http://testserver{path}", crawl.parse(html)))
+        parser = _Forms()
+        parser.feed(html)
+        for form in parser.forms:
+            action = form["action"] or path
+            if form["method"] != "post" or action.startswith(LEAVE) or crawl.shape(action) in done:
+                continue
+            done.add(crawl.shape(action))
+            for junk in JUNK:
+                data = {**form["fixed"], **{name: junk for name in form["typed"]}}
+                answer = client.post(action, data)
+                sent += 1
+                if answer.status_code >= 500:
+                    failures.append(f"{answer.status_code} {action} (from {path}) junk {junk[:20]!r}")
+    return sent, failures
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_no_form_answers_junk_with_a_server_error() -> None:
+    world = build_world()
+    report: list[str] = []
+    for user, start in ((world.student, START), (world.instructor, START + STAFF_START)):
+        client = Client(raise_request_exception=False)
+        client.force_login(user)
+        sent, failures = _post_forms(client, start)
+        assert sent > 20, f"{user.username}: only {sent} posts"
+        report += [f"{user.username}: {f}" for f in failures]
+    assert report == []
