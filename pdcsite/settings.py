@@ -134,7 +134,9 @@ DATABASES = {
         "DATABASE_URL", env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'pdclab.sqlite3'}"), BASE_DIR
     )
 }
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"  # every app's primary keys (no AppConfig overrides it)
+DEFAULT_AUTO_FIELD = (
+    "django.db.models.BigAutoField"  # every app's primary keys (no AppConfig overrides it)
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -348,8 +350,14 @@ LOGGING = {
             ),
         }
     },
-    # django-axes logs every login at INFO; its lockouts are WARNINGs, which is what to keep.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every login at INFO; its lockouts are WARNINGs, which is what to keep.
+        "axes": {"level": "WARNING"},
+        # Naming "django" here drops the handlers Django's default config gave it and its children
+        # (a DEBUG-only console, runserver's own): their records reach the console once, through
+        # root, in the site's format (pdcsite/tests/test_logging_once.py).
+        "django": {"level": "INFO"},
+    },
     "root": {
         "handlers": ["console"],
         "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
