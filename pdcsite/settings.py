@@ -134,9 +134,8 @@ DATABASES = {
         "DATABASE_URL", env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'pdclab.sqlite3'}"), BASE_DIR
     )
 }
-DEFAULT_AUTO_FIELD = (
-    "django.db.models.BigAutoField"  # every app's primary keys (no AppConfig overrides it)
-)
+# Every app's primary keys (no AppConfig overrides it).
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
