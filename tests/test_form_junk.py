@@ -81,7 +81,9 @@ def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
                 answer = client.post(action, data)
                 sent += 1
                 if answer.status_code >= 500:
-                    failures.append(f"{answer.status_code} {action} (from {path}) junk {junk[:20]!r}")
+                    failures.append(
+                        f"{answer.status_code} {action} (from {path}) junk {junk[:20]!r}"
+                    )
     return sent, failures
 
 
