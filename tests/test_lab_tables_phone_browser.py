@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -130,6 +131,22 @@ def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a
     assert page.evaluate(SHADES_JS) == ["0", "0"]
     _shoot(page, "lab-list-en-1280")
     context.close()
+
+
+def test_due_dates_stay_on_one_line_on_a_phone(live_server, _browser, student_a) -> None:
+    """At 390 px the lab list's due column was one date wide: "2026-12-20" above "23:59"."""
+    due = timezone.now() + timedelta(days=9)
+    make_assignment(due_at=due, late_until=due + timedelta(days=2), late_policy="penalty")
+    lines: dict[str, list[int]] = {}
+    for lang in LANGS:
+        context, page = _phone(_browser, live_server, lang)
+        _width(page, live_server, "/lab/", f"lab-list-due-{lang}-390")
+        # An inline element that wraps has one client rect per line box.
+        lines[lang] = page.locator("td time.when").evaluate_all(
+            "ts => ts.map(t => t.getClientRects().length)"
+        )
+        context.close()
+    assert lines == {lang: [1] for lang in LANGS}, lines
 
 
 def _shoot(page, name: str) -> None:

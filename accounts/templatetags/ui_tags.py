@@ -1,10 +1,12 @@
-"""Helpers every app's templates use: content text marked with its language."""
+"""Helpers every app's templates use: content text marked with its language, date-times."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -27,3 +29,16 @@ def content(text: object) -> SafeString | str:
 def content_lang(text: object) -> str:
     """lang="zh-CN" for an element that cannot hold markup (an <option>) when its text is Chinese."""
     return "zh-CN" if _CJK.search("" if text is None else str(text)) else ""
+
+
+@register.filter(expects_localtime=True)
+def when(moment: datetime | None) -> SafeString | str:
+    """A date-time as the site shows one ("2026-12-20 23:59", the reader's time zone), in a
+    <time> that does not break between the date and the time (.when in site.css); "—" for none."""
+    if moment is None or moment == "":
+        return "—"
+    return format_html(
+        '<time class="when" datetime="{}">{}</time>',
+        date_filter(moment, "c"),
+        date_filter(moment, "Y-m-d H:i"),
+    )
