@@ -12,6 +12,11 @@ from gradebook.services import grade_item_ensure, grade_record
 
 @pytest.mark.django_db(transaction=True)
 def test_parallel_first_posts_make_one_grade(student_a) -> None:
+    if connection.vendor != "postgresql":
+        # A bare `pytest` runs on Django's in-memory SQLite test database, whose shared cache
+        # answers a second writer "table is locked" at once instead of waiting; `make test` and
+        # CI run this on PostgreSQL, the database production uses.
+        pytest.skip("concurrent first posts are checked on PostgreSQL (make test)")
     item = grade_item_ensure(key="quiz:9", title="q", kind="quiz", max_points=10)
     barrier = threading.Barrier(6)
     errors: list[BaseException] = []

@@ -171,12 +171,14 @@ def test_a_fork_bomb_does_not_starve_a_concurrent_job(
 ) -> None:
     """sandbox.py's claim: as root each job has a uid of its own, and RLIMIT_NPROC counts per uid,
     so while one job holds all the processes its limit allows, another job running at the same
-    time can still fork. The bomb gets 15 s of wall clock here so that the second job runs entirely
+    time can still fork. The bomb gets 30 s of wall clock here so that the second job runs entirely
     inside its life: that job took 2.2 s from the bomb's filling up to its verdict on an idle
-    2-core host, and `still_full` fails the test (rather than passing it) if it ever took longer."""
+    2-core host, and `still_full` fails the test (rather than passing it) if it ever took longer.
+    With 15 s, a loaded CI host once spent the bomb's whole life starting its interpreter, so it
+    never filled up and the test failed on load alone."""
     if os.geteuid() != 0:
         pytest.skip("one uid per job needs root; unprivileged sandboxes all run as nobody")
-    limits = {**TEST_LIMITS, "cpu_seconds": 10, "wall_seconds": 15}
+    limits = {**TEST_LIMITS, "cpu_seconds": 10, "wall_seconds": 30}
     root = problem_copy(tmp_path, "vector-add", limits=limits)
     uids: list[int] = []
     real_start = sandbox.Sandbox.start
