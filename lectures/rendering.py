@@ -26,7 +26,8 @@ from pygments.util import ClassNotFound
 FENCE_RE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
 # A diagram placed by convert_notes: "!figure <slug>" on a line of its own (lectures/figures.py).
 FIGURE_RE = re.compile(r"^!figure (?P<slug>[a-z0-9-]+)$", re.M)
-MATH_RE = re.compile(r"\$\$(?P<block>.+?)\$\$|\$(?P<inline>[^$\n]+?)\$")
+# Display math may wrap over several source lines (a long formula); inline math stays on one.
+MATH_RE = re.compile(r"\$\$(?P<block>(?s:.+?))\$\$|\$(?P<inline>[^$\n]+?)\$")
 LINK_RE = re.compile(r'href="sec:(?P<num>\d+\.\d+(?:\.\d+)?)"')
 PYGMENTS_STYLE = "friendly"
 PYGMENTS_DARK_STYLE = "github-dark"  # every token colour >= 4.5:1 on its #0d1117 background

@@ -86,13 +86,20 @@ def _problem_fields(problem) -> dict[str, Any]:
 
 @transaction.atomic
 def problems_sync() -> dict[str, Any]:
-    """Load every problem package into the database. Idempotent: unchanged packages are skipped;
+    """Load every problem package into the database. Idempotent: an unchanged package keeps its
+    row, except that its statements are re-rendered if the renderer now draws them differently;
     an invalid package is reported and left as it was (its row, if any, stays)."""
     from gradinglab.models import Problem as ProblemRow
     from gradinglab.runner import ProblemInvalid, load_problem
     from gradinglab.runner.problems import problems_dir
 
-    counts: dict[str, Any] = {"created": 0, "updated": 0, "unchanged": 0, "deactivated": 0}
+    counts: dict[str, Any] = {
+        "created": 0,
+        "updated": 0,
+        "unchanged": 0,
+        "rerendered": 0,
+        "deactivated": 0,
+    }
     errors: list[str] = []
     seen = []
     root = problems_dir()
@@ -106,10 +113,12 @@ def problems_sync() -> dict[str, Any]:
             continue
         digest = _package_hash(problem.path)
         row = ProblemRow.objects.filter(slug=problem.slug).first()
+        fields = _problem_fields(problem)
         if row is not None and row.content_sha256 == digest and row.active:
             counts["unchanged"] += 1
+            counts["rerendered"] += _refresh_statements(row, fields)
             continue
-        fields = {**_problem_fields(problem), "content_sha256": digest, "active": True}
+        fields.update(content_sha256=digest, active=True)
         fields["synced_at"] = timezone.now()
         ProblemRow.objects.update_or_create(slug=problem.slug, defaults=fields)
         counts["created" if row is None else "updated"] += 1
@@ -118,6 +127,20 @@ def problems_sync() -> dict[str, Any]:
     )
     counts["errors"] = errors
     return counts
+
+
+_STATEMENTS = ("statement_zh_html", "statement_en_html")
+
+
+def _refresh_statements(row, fields: dict[str, Any]) -> int:
+    """Store the statements as the renderer now draws them, for a package that has not changed:
+    a renderer fix (display math over two lines) reaches existing rows. 1 if they changed."""
+    stale = [name for name in _STATEMENTS if getattr(row, name) != fields[name]]
+    for name in stale:
+        setattr(row, name, fields[name])
+    if stale:
+        row.save(update_fields=stale)
+    return int(bool(stale))
 
 
 # Demo assignments for `make run`: two weeks to the due date, one more week of late window (days).

@@ -28,6 +28,17 @@ def test_sync_problems_is_idempotent() -> None:
     assert "<li>Triton" in problem.statement_zh_html  # the contract list renders as a list
 
 
+def test_sync_redraws_statements_of_unchanged_packages() -> None:
+    """A renderer fix reaches rows synced before it: the package is unchanged, its stored
+    statement (here, as the old renderer left layernorm's wrapped formula) is drawn again."""
+    problems_sync()
+    Problem.objects.filter(slug="layernorm").update(statement_en_html="<p>$$\\mu_i = …$$</p>")
+    again = problems_sync()
+    assert again["rerendered"] == 1 and again["updated"] == 0
+    assert "$$" not in Problem.objects.get(slug="layernorm").statement_en_html
+    assert problems_sync()["rerendered"] == 0
+
+
 def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(client_a) -> None:
     due = timezone.now() + timedelta(days=3)
     labkit.make_assignment(

@@ -106,6 +106,19 @@ def test_sections_exist_in_course_notes(slug: str) -> None:
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_statement_math_renders_in_both_languages(slug: str) -> None:
+    """As the lab page shows it: every formula is MathML, none left as $…$ LaTeX or as the
+    readable fallback (conv2d's and layernorm's wrapped $$…$$ formulas once showed raw)."""
+    from gradinglab.services.problem_sync import _problem_fields
+
+    fields = _problem_fields(load_problem(slug))
+    for lang in ("zh", "en"):
+        html = fields[f"statement_{lang}_html"]
+        prose = re.sub(r"<(pre|code)\b.*?</\1>", "", html, flags=re.S)
+        assert "$" not in prose and "math-fallback" not in html, f"{slug} ({lang})"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_tests_include_tiny_odd_and_non_power_of_two_shapes(slug: str) -> None:
     raw = _raw(slug)
     tests, benches = raw["tests"], raw["benchmarks"]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from lectures.rendering import pygments_css, pygments_dark_css, render_markdown
 
@@ -26,6 +29,28 @@ def test_unparsable_formula_renders_as_code_not_raw_dollars() -> None:
     assert out.math_fallbacks == ["x^{"]
     assert '<code class="math-fallback" title="LaTeX">x^{</code>' in out.html
     assert "$" not in out.html
+
+
+def test_display_math_may_span_lines() -> None:
+    """A long $$…$$ formula wrapped over two lines of the source (two lab statements do) was left
+    as raw LaTeX, and Markdown turned its subscripts into <em>."""
+    out = render_markdown(
+        "前文：\n\n$$\\mu_i = \\frac{1}{N}\\sum_j x_{ij},\\quad\n\\text{out}_{ij} = x_{ij}.$$\n"
+    )
+    assert out.html.count("<math") == 1 and 'display="block"' in out.html
+    assert "$" not in out.html and "<em>" not in out.html and not out.math_fallbacks
+
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+
+
+@pytest.mark.parametrize(
+    "path", sorted([*CONTENT.glob("lectures/*.md"), *CONTENT.glob("course/*.md")]), ids=str
+)
+def test_every_formula_of_the_course_content_renders(path: Path) -> None:
+    out = render_markdown(path.read_text(encoding="utf-8"))
+    prose = re.sub(r"<(pre|code)\b.*?</\1>", "", out.html, flags=re.S)
+    assert not out.math_fallbacks and "$$" not in prose, out.math_fallbacks
 
 
 def test_markdown_is_not_applied_inside_math() -> None:
