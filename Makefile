@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-DEBIAN_PACKAGES := postgresql redis-server bubblewrap util-linux binutils chromium docker-compose gettext fonts-noto-cjk nginx-light
+DEBIAN_PACKAGES := postgresql redis-server bubblewrap util-linux binutils chromium docker-compose gettext fonts-noto-cjk fonts-dejavu-core nginx-light
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: debian-packages setup run test lint format services services-stop messages clean
