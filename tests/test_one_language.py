@@ -7,6 +7,7 @@ untranslated or fuzzy entry."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,26 @@ def test_every_page_speaks_one_language(lang: str) -> None:
             report.setdefault(problem, []).append(f"{user.username} {path}")
     lines = [f"{p}  [{len(w)}x, e.g. {w[0]}]" for p, w in sorted(report.items())]
     assert not report, f"{len(report)} problems over {total} pages:\n" + "\n".join(lines)
+
+
+# Template text a translation tag does not hold: everything left after the tags, comments and
+# variables are cut out. The crawl above sees GET pages only; this also covers what a form's
+# POST renders (the roster's line errors once joined them with a bare "：").
+_TEMPLATE_TAGS = re.compile(
+    r"\{%\s*blocktrans(?:late)?\b.*?\{%\s*endblocktrans(?:late)?\s*%\}"
+    r"|\{%\s*comment\s*%\}.*?\{%\s*endcomment\s*%\}|\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}",
+    re.S,
+)
+
+
+def test_templates_hold_no_chinese_outside_translation_tags() -> None:
+    templates = [p for p in ROOT.glob("*/templates/**/*.html") if ".venv" not in p.parts]
+    templates += list(ROOT.glob("templates/**/*.html"))
+    assert len(templates) > 50  # the glob found the project's templates
+    stray = [
+        f"{path.relative_to(ROOT)}: {line.strip()[:80]!r}"
+        for path in templates
+        for line in _TEMPLATE_TAGS.sub("", path.read_text(encoding="utf-8")).splitlines()
+        if crawl.CJK.search(line)
+    ]
+    assert not stray, "\n".join(stray)
