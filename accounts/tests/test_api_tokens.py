@@ -75,3 +75,11 @@ def test_a_password_set_anywhere_else_also_revokes(student_a):
     student_a.set_password("admin-set-Passw0rd")  # the admin and `changepassword` do this
     student_a.save()
     assert ApiToken.objects.by_raw(raw) is None
+
+
+@pytest.mark.django_db
+def test_the_new_token_follows_its_label_after_a_colon_and_a_space(client_a, settings):
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client_a.post(reverse("accounts:token_create"))
+    html = client_a.get(reverse("accounts:profile")).content.decode()
+    assert 'New token (copy it now): <code id="new-token">pdc_' in html
