@@ -31,3 +31,13 @@ def test_english_labels_follow_their_meaning() -> None:
         assert _label(FlagVerdict, "decision") == "Verdict"  # a TA's verdict on a flagged result
         assert str(VerdictForm().fields["decision"].label) == "Verdict"
         assert _label(SimilarityDecision, "decision") == "Decision"  # on a similar pair
+
+
+def test_form_labels_end_in_the_colon_of_their_language() -> None:
+    """Django's own zh_Hans catalog gives its label suffix as the ASCII ':' ("名称:")."""
+    from gradebook.forms import ExtensionForm
+
+    with translation.override("zh-hans"):
+        assert ExtensionForm()["due_at"].label_tag().endswith("新截止时间：</label>")
+    with translation.override("en"):
+        assert ExtensionForm()["due_at"].label_tag().endswith("New due date:</label>")
