@@ -116,3 +116,21 @@
     }
   });
 })();
+
+// A form that came back with errors: its first error comes into view and takes focus (the field it
+// names, or the form-wide list itself), so that on a long page (a student's gradebook page, five
+// staff forms under a long table) nobody has to hunt for what went wrong, and a screen reader
+// reads it out.
+(function () {
+  "use strict";
+  var first = document.querySelector("main .errorlist");
+  if (!first) return;
+  var form = first.closest("form");
+  var field = !first.classList.contains("nonfield") && form && form.querySelector('[aria-invalid="true"]');
+  if (field) {
+    field.focus();
+    return;
+  }
+  first.setAttribute("tabindex", "-1");
+  first.focus();
+})();
