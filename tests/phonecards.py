@@ -27,3 +27,31 @@ def measured_on_a_phone(page, table: str, cell: str) -> dict[str, Any]:
         return page.evaluate(_MEASURE_JS, [table, cell])
     finally:
         page.set_viewport_size(DESKTOP)
+
+
+# Per cell of a card table whose content starts left of the value column, i.e. under the cell's
+# own name: each child of a grid cell is a grid item, so a value made of parts (a date, then a
+# badge) put its second part in the name column of the next line.
+_MISPLACED_JS = """(table) => {
+  const out = [];
+  for (const td of document.querySelectorAll(`${table} tbody td[data-label]`)) {
+    if (getComputedStyle(td).display !== 'grid') continue;
+    const column = parseFloat(getComputedStyle(td).gridTemplateColumns.split(' ')[0]);
+    const start = td.getBoundingClientRect().left + parseFloat(getComputedStyle(td).paddingLeft);
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const lefts = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.left);
+    if (lefts.some(left => left < start + column)) out.push(td.dataset.label + ': ' + td.textContent.trim());
+  }
+  return out;
+}"""
+
+
+def misplaced_on_a_phone(page, table: str) -> list[str]:
+    """The cells of `table` whose value (or part of it) starts in the name column at 390 px; the
+    page goes back to desktop width afterwards."""
+    page.set_viewport_size(PHONE)
+    try:
+        return page.evaluate(_MISPLACED_JS, table)
+    finally:
+        page.set_viewport_size(DESKTOP)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from gradebook.models import GradeEvent, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
-from tests.phonecards import measured_on_a_phone
+from tests.phonecards import measured_on_a_phone, misplaced_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -89,3 +89,5 @@ def _score_in_sight_on_a_phone(page) -> None:
     assert m["right"] <= m["inner"] and m["page"] <= m["inner"], m
     assert m["wrap"] <= m["wrapClient"], m  # nothing to scroll sideways inside the wrapper either
     assert m["label"] == '"得分"', m
+    # The extension's "已延期" badge stays beside the date, not under the column's name.
+    assert misplaced_on_a_phone(page, "#my-grades") == []

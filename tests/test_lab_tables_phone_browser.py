@@ -19,7 +19,7 @@ from django.utils import timezone
 from conftest import browser_login
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.tests.labkit import correct_cuda_source, gpu_doc, make_assignment
-from tests.phonecards import DESKTOP, PHONE
+from tests.phonecards import DESKTOP, PHONE, misplaced_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -115,9 +115,13 @@ def test_lab_tables_fit_a_phone_in_both_languages(live_server, _browser, student
 
 
 def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a) -> None:
-    make_assignment()
+    """The leaderboard's six columns at 390 px (the lab list, the example before, is now cards)."""
+    gpu = make_assignment(gpu_kind="h100", points=Decimal("100"))
+    _cuda_submission(student_a, gpu)
+    student_a.profile.pseudonym = "a-rather-long-leaderboard-nickname"
+    student_a.profile.save()
     context, page = _phone(_browser, live_server, "en")
-    width = _width(page, live_server, "/lab/", "lab-list-en-390")
+    width = _width(page, live_server, f"{LEADERBOARD}?kind=h100", "leaderboard-en-390")
     assert width[0] <= width[1], width  # the table scrolls inside its wrapper, not the page
     wrap = page.locator(".table-wrap").first
     assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # columns are off to the right
@@ -129,8 +133,29 @@ def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a
     page.reload()  # the whole table fits: no shadow
     assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth")
     assert page.evaluate(SHADES_JS) == ["0", "0"]
-    _shoot(page, "lab-list-en-1280")
+    _shoot(page, "leaderboard-en-1280")
     context.close()
+
+
+def test_the_lab_list_is_a_card_per_lab_on_a_phone(live_server, _browser, student_a) -> None:
+    """My status and best score were four columns off-screen to the right at 390 px."""
+    _cuda_submission(student_a, make_assignment())  # my status: "Accepted · 1 submission"
+    cells: dict[str, list[dict]] = {}
+    for lang in LANGS:
+        context, page = _phone(_browser, live_server, lang)
+        width = _width(page, live_server, "/lab/", f"lab-list-{lang}-390")
+        assert width[0] <= width[1], width
+        # "Accepted · 1 submission": both parts after the name, not the second under it.
+        assert misplaced_on_a_phone(page, "main table") == [], lang
+        page.set_viewport_size(PHONE)
+        cells[lang] = page.locator("main table tbody td").evaluate_all(
+            """tds => tds.map(td => ({label: td.dataset.label || '',
+                right: td.getBoundingClientRect().right, window: window.innerWidth}))"""
+        )
+        context.close()
+    for lang, tds in cells.items():
+        assert len(tds) == 7, (lang, tds)  # one lab, seven labelled lines
+        assert all(td["label"] and td["right"] <= td["window"] for td in tds), (lang, tds)
 
 
 def test_due_dates_stay_on_one_line_on_a_phone(live_server, _browser, student_a) -> None:
