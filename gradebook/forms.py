@@ -5,7 +5,8 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from gradebook.models import GradeItem, RegradeRequest
+from gradebook.models import Category, GradeItem, RegradeRequest
+from gradebook.templatetags.gradebook_tags import category_label
 
 _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -115,10 +116,18 @@ class ImportForm(forms.Form):
     new_max_points = forms.DecimalField(
         label=_("满分"), required=False, min_value=Decimal("0.01"), decimal_places=2
     )
-    new_category = forms.CharField(label=_("类别"), max_length=64, required=False, initial="exam")
+    # A choice of the course's categories, not free text: an item under a key no category has
+    # (a typo, "Exam") would carry no weight in anyone's course total.
+    new_category = forms.ChoiceField(label=_("类别"), required=False, initial="exam")
     file = forms.FileField(label=_("CSV 文件"))
 
     MAX_BYTES = 1024 * 1024  # 1 MiB: a roster-sized score file is a few KiB
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_category"].choices = [
+            (c.key, category_label(c.key, c.title)) for c in Category.effective()
+        ]
 
     def clean(self) -> dict:
         data = super().clean()

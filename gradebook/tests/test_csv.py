@@ -117,6 +117,20 @@ def test_failed_import_does_not_leave_a_new_item(client_instructor, student_a) -
 
 
 @pytest.mark.django_db
+def test_a_new_item_takes_one_of_the_courses_categories(client_instructor, student_a) -> None:
+    """A free-text category let a typo ("Exam") make an item that no category weighs."""
+    csv_a5 = "student_id,points\nstudent_a,5\n"
+    page = client_instructor.get(IMPORT).content.decode()
+    assert '<option value="exam" selected>考试</option>' in page  # by its name, exams first
+    fields = {"new_key": "exam:mid", "new_title": "期中", "new_max_points": "10"}
+    typo = _upload(client_instructor, csv_a5, new_category="Exam", **fields)
+    assert typo.status_code == 400 and not GradeItem.objects.filter(key="exam:mid").exists()
+    ok = _upload(client_instructor, csv_a5, new_category="quiz", **fields)
+    assert ok.status_code == 302
+    assert GradeItem.objects.get(key="exam:mid").category == "quiz"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "text,needle",
     [("name,score\na,1\n", "表头需要 points"), ("student_id,points\n", None)],
