@@ -5,6 +5,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from gradebook.access import can_release
+from gradebook.forms import GradeItemAdminForm
 from gradebook.models import (
     Category,
     Excusal,
@@ -54,6 +55,7 @@ class CategoryFilter(admin.SimpleListFilter):
 
 @admin.register(GradeItem)
 class GradeItemAdmin(admin.ModelAdmin):
+    form = GradeItemAdminForm
     list_display = (
         "key",
         "title",

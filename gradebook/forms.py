@@ -100,6 +100,31 @@ class RegradeResolveForm(forms.Form):
         return data
 
 
+def category_choices(current: str = "") -> list[tuple[str, str]]:
+    """The course's categories by name, for a field that files an item under one; `current`
+    (an item's category that no longer has a row) stays choosable so that the item can be saved."""
+    choices = [(c.key, category_label(c.key, c.title)) for c in Category.effective()]
+    if current and current not in {key for key, _label in choices}:
+        choices.append((current, category_label(current)))
+    return choices
+
+
+class GradeItemAdminForm(forms.ModelForm):
+    """The admin's item form: the category is one of the course's, as on the import page."""
+
+    category = forms.ChoiceField(label=_("类别"))
+
+    class Meta:
+        model = GradeItem
+        # Every field, as the admin's default form has: the admin works out its field list
+        # from this form's, and readonly_fields take "released" out again.
+        fields = "__all__"  # noqa: DJ007
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = category_choices(self.instance.category)
+
+
 class ImportForm(forms.Form):
     item = ItemChoiceField(
         queryset=GradeItem.objects.filter(kind__in=("exam", "other")).order_by("key"),
@@ -125,9 +150,7 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["new_category"].choices = [
-            (c.key, category_label(c.key, c.title)) for c in Category.effective()
-        ]
+        self.fields["new_category"].choices = category_choices()
 
     def clean(self) -> dict:
         data = super().clean()

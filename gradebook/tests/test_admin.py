@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from conftest import admin_action
 from gradebook.models import GradeEvent, GradeItem
@@ -41,3 +42,20 @@ def test_audit_bearing_models_are_read_only_in_admin(client) -> None:
         assert client.get(f"/admin/gradebook/{model}/add/").status_code == 403, model
     assert client.get("/admin/gradebook/category/").status_code == 200
     assert client.get("/admin/gradebook/gradebooksettings/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_admin_item_category_is_one_of_the_courses(client_instructor, make_item) -> None:
+    """Free text let a typo file an item under a category that weighs nothing."""
+    from gradebook.forms import GradeItemAdminForm
+
+    item = make_item("exam:mid", kind="exam")
+    page = client_instructor.get(f"/admin/gradebook/gradeitem/{item.pk}/change/").content.decode()
+    assert '<select name="category"' in page and ">考试</option>" in page
+    assert client_instructor.get("/admin/gradebook/gradeitem/add/").status_code == 200
+    field = GradeItemAdminForm(instance=item).fields["category"]
+    assert field.clean("quiz") == "quiz"
+    with pytest.raises(ValidationError):
+        field.clean("Exam")
+    item.category = "legacy"  # a category whose row was deleted: the item can still be saved
+    assert GradeItemAdminForm(instance=item).fields["category"].clean("legacy") == "legacy"
