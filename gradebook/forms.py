@@ -49,7 +49,7 @@ class ExtensionForm(forms.Form):
     item = _items()
     due_at = forms.DateTimeField(label=_("新截止时间"), required=False, widget=_DATETIME_WIDGET)
     extra_days = forms.IntegerField(
-        label=_("或：延长天数"), required=False, min_value=1, max_value=365
+        label=_("或延长天数"), required=False, min_value=1, max_value=365
     )
     reason = forms.CharField(label=_("原因"), max_length=2000, required=False)
 
@@ -132,7 +132,7 @@ class ImportForm(forms.Form):
         required=False,
     )
     new_key = forms.RegexField(
-        label=_("或新建：标识"),
+        label=_("或新建成绩项的标识"),
         regex=r"^[a-z0-9][a-z0-9:_\-]{0,63}$",
         required=False,
         help_text=_("如 exam:final"),

@@ -41,3 +41,37 @@ def test_form_labels_end_in_the_colon_of_their_language() -> None:
         assert ExtensionForm()["due_at"].label_tag().endswith("新截止时间：</label>")
     with translation.override("en"):
         assert ExtensionForm()["due_at"].label_tag().endswith("New due date:</label>")
+
+
+def test_no_form_label_holds_a_colon_of_its_own() -> None:
+    """Django adds the colon: a label such as "或新建：标识" read "或新建：标识："."""
+    import importlib
+    import pkgutil
+
+    from django import forms
+    from django.conf import settings
+
+    apps = [a for a in settings.INSTALLED_APPS if "." not in a]  # the project's own apps
+    for app in apps:
+        for mod in pkgutil.walk_packages(importlib.import_module(app).__path__, f"{app}."):
+            if mod.name.split(".")[-1].startswith("forms") or mod.name.endswith(".forms"):
+                importlib.import_module(mod.name)
+    classes, stack = [], [forms.BaseForm]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            stack.append(sub)
+            if sub.__module__.split(".")[0] in apps:
+                classes.append(sub)
+    assert len(classes) > 15  # the walk found the project's forms
+    for lang in ("zh-hans", "en"):
+        with translation.override(lang):
+            labels = {
+                f"{cls.__module__}.{cls.__name__}.{name}": str(field.label)
+                for cls in classes
+                for name, field in cls.base_fields.items()
+                if field.label
+            }
+            colons = {
+                where: label for where, label in labels.items() if ":" in label or "：" in label
+            }
+            assert not colons, (lang, colons)
