@@ -68,6 +68,7 @@ def test_ta_extends_and_overrides_student_sees_score_and_reason(
     page.wait_for_selector(".msg-success")
     audit = page.locator("#audit").inner_text()
     assert REASON in audit and "病假" in audit
+    _staff_tables_are_cards_on_a_phone(page, live_server, item)
     page.click("form[action='/accounts/logout/'] button")
 
     login(page, "student_a")
@@ -91,3 +92,23 @@ def _score_in_sight_on_a_phone(page) -> None:
     assert m["label"] == '"得分"', m
     # The extension's "已延期" badge stays beside the date, not under the column's name.
     assert misplaced_on_a_phone(page, "#my-grades") == []
+
+
+def _staff_tables_are_cards_on_a_phone(page, live_server, item: GradeItem) -> None:
+    """At 390 px the staff's per-student items, its change log and an item's students are cards:
+    the counted score is on screen after its column's name (each was a table of 6 to 10 columns
+    scrolled sideways), and the two-part values (a title and its "unreleased" badge, a date and
+    its "extended" badge) stay beside their names."""
+    for table, cell, label in (
+        ("#student-items", 'tr[data-key="lab:2"] td.counted', '"计入"'),
+        ("#audit", 'tr[data-action="override"] td:nth-child(6)', '"新分"'),
+    ):
+        m = measured_on_a_phone(page, table, cell)
+        assert m["right"] <= m["inner"] and m["page"] <= m["inner"], (table, m)
+        assert m["wrap"] <= m["wrapClient"] and m["label"] == label, (table, m)
+        assert misplaced_on_a_phone(page, table) == [], table
+    page.goto(f"{live_server.url}/grades/staff/items/{item.pk}/")
+    m = measured_on_a_phone(page, "#item-students", 'tr[data-student="student_a"] td.counted')
+    assert m["right"] <= m["inner"] and m["wrap"] <= m["wrapClient"], m
+    assert m["label"] == '"计入"', m
+    page.go_back()

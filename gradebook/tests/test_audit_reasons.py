@@ -65,7 +65,9 @@ def test_the_reason_column_keeps_the_english_text_and_staff_words_stay_as_writte
     }
     assert staff.reason == "补交" and staff.reason_parts == {}
     client_ta.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    assert "<td data-content>补交</td>" in "".join(_audit_cells(client_ta, student_a))
+    assert '<td data-content data-label="Reason">补交</td>' in "".join(
+        _audit_cells(client_ta, student_a)
+    )
 
 
 @pytest.mark.django_db
