@@ -23,7 +23,10 @@ trap cleanup INT TERM EXIT
 .venv/bin/celery -A pdcsite worker -Q grade-cpu,default --pool prefork --concurrency 1 \
   --hostname "cpu@%h" --loglevel INFO -B &
 pids+=($!)
-$PY manage.py runserver "127.0.0.1:$PORT" --noreload &
+# With the autoreloader an edited template or Python file shows without restarting the script.
+# Its child, the server, goes too when the script stops it: on SIGTERM the reloader exits
+# through subprocess.run, which kills the child.
+$PY manage.py runserver "127.0.0.1:$PORT" &
 pids+=($!)
 echo "PDC Lab: $PDC_SITE_URL/  (Ctrl-C stops the web server and the worker)"
 wait -n "${pids[@]}"
