@@ -1,0 +1,64 @@
+"""Real Chromium: the staff grid (students x items) scrolls sideways on a phone, and the student's
+name stays in view beside every score; an excused cell says so in the page's language."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+
+from gradebook.services import excusal_set, grade_item_ensure, grade_record
+from tests.phonecards import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The name cell's box against its scrolled wrapper's, and what the page shows at the cell's
+# centre (an item's score scrolled over it would be the element there).
+_NAME_AFTER_SCROLL_JS = """async () => {
+  const wrap = document.querySelector('#grid').parentElement;
+  const cell = document.querySelector('#grid tr[data-student="student_a"] td:nth-child(2)');
+  const shadowAtStart = getComputedStyle(cell).boxShadow;
+  wrap.scrollLeft = wrap.scrollWidth;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const w = wrap.getBoundingClientRect(), c = cell.getBoundingClientRect();
+  const hit = document.elementFromPoint(c.left + c.width / 2, c.top + c.height / 2);
+  return {scrolls: wrap.scrollWidth > wrap.clientWidth, scrolled: wrap.scrollLeft,
+          wrapLeft: w.left, left: c.left, right: c.right, wrapRight: w.right,
+          onTop: cell.contains(hit), shadowAtStart, shadowScrolled: getComputedStyle(cell).boxShadow};
+}"""
+
+
+def _grid(student, ta) -> None:
+    for n in range(1, 7):
+        item = grade_item_ensure(key=f"lab:{n}", title=f"实验 {n}", kind="lab", max_points=10)
+        if n == 6:
+            excusal_set(student=student, item=item, actor=ta, excused=True, reason="病假")
+        else:
+            grade_record(student=student, item=item, points=Decimal(n), source="lab")
+
+
+@pytest.mark.parametrize(("lang", "excused"), [("zh-hans", "免"), ("en", "EX")])
+def test_the_name_stays_beside_the_scores_on_a_phone(
+    live_server, _browser, login, student_a, ta, lang, excused
+) -> None:
+    _grid(student_a, ta)
+    context = _browser.new_context(viewport=PHONE)
+    context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
+    )
+    page = context.new_page()
+    try:
+        login(page, "ta")
+        page.goto(f"{live_server.url}/grades/staff/")
+        row = page.locator('#grid tr[data-student="student_a"]')
+        assert row.locator("td.excused").inner_text().strip() == excused
+        m = page.evaluate(_NAME_AFTER_SCROLL_JS)
+        assert m["scrolls"] and m["scrolled"] > 0, m  # six items and the totals pass 390 px
+        # Scrolled to the last column, the name is still inside the wrapper and nothing covers it.
+        assert m["left"] >= m["wrapLeft"] - 1 and m["right"] <= m["wrapRight"], m
+        assert m["onTop"], m
+        # The scroll hint: no shadow beside the name until the grid is scrolled.
+        assert m["shadowAtStart"] != m["shadowScrolled"], m
+    finally:
+        context.close()
