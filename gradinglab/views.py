@@ -46,7 +46,8 @@ def _section_links(sections: list[str]) -> list[tuple[str, str, str]]:
     """(§5.13, the section's title, its URL) for each practised section anchor sec-<lecture>-<n>."""
     from lectures.models import Section
 
-    titles = dict(Section.objects.filter(slug__in=sections).values_list("slug", "title"))
+    rows = Section.objects.filter(slug__in=sections).only("slug", "title", "title_en")
+    titles = {s.slug: s.shown_title for s in rows}
     links = []
     for anchor in sections:
         parts = anchor.split("-")

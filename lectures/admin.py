@@ -89,7 +89,16 @@ class SectionAdmin(PreviewMixin, admin.ModelAdmin):
     list_display = ("number", "title", "lecture", "edited_at")
     list_filter = ("lecture",)
     search_fields = ("number", "title", "search_body")
-    fields = ("lecture", "number", "title", "body_md", "preview", "edited_at", "edited_by")
+    fields = (
+        "lecture",
+        "number",
+        "title",
+        "title_en",
+        "body_md",
+        "preview",
+        "edited_at",
+        "edited_by",
+    )
     readonly_fields = ("lecture", "number", "preview", "edited_at", "edited_by")
 
     def has_add_permission(self, request) -> bool:

@@ -21,7 +21,9 @@ FENCE_RE = re.compile(r"^ *```")
 LINK_TARGET_RE = re.compile(r"\(sec:(?P<num>\d+\.\d+(?:\.\d+)?)\)")
 LECTURE_KEYS = {"number": int, "title": str, "module": str, "overview": str}
 # English names for English pages; a lecture without them shows its Chinese ones there.
-LECTURE_OPTIONAL_KEYS = {"title_en": str, "module_en": str}
+# section_titles_en maps a section's number (a quoted "N.M": unquoted, 1.10 reads as the float 1.1)
+# to its English title.
+LECTURE_OPTIONAL_KEYS = {"title_en": str, "module_en": str, "section_titles_en": dict}
 PAGE_KEYS = {"slug": str, "title": str}
 
 
@@ -38,6 +40,7 @@ class ParsedSection:
     body_md: str
     line: int  # 1-based line of the heading in the file
     headings: list[str] = field(default_factory=list)
+    title_en: str = ""
 
     @property
     def slug(self) -> str:
@@ -53,7 +56,7 @@ class ParsedSection:
 
     @property
     def content_hash(self) -> str:
-        return section_hash(self.title, self.body_md)
+        return section_hash(self.title, self.body_md, self.title_en)
 
 
 @dataclass
@@ -80,8 +83,12 @@ class ParsedPage:
     links: dict[str, int]  # "N.M" -> first line that links to it
 
 
-def section_hash(title: str, body_md: str) -> str:
-    return hashlib.sha256(f"{title}\n\0{body_md}".encode()).hexdigest()
+def section_hash(title: str, body_md: str, title_en: str = "") -> str:
+    """What staff can edit on a section row. ``title_en`` joins the hash only when set, so a row
+    imported before sections had English titles keeps the hash it was stored with: its next
+    import (which brings the English title) is not taken for a staff edit."""
+    parts = f"{title}\n\0{body_md}" + (f"\n\0{title_en}" if title_en else "")
+    return hashlib.sha256(parts.encode()).hexdigest()
 
 
 def lecture_header_hash(
@@ -219,6 +226,7 @@ def parse_lecture(path: Path) -> ParsedLecture:
         _check_renders(path, section.body_md, section.line + 1)
     intro_md = "\n".join(intro).strip()
     _check_renders(path, intro_md, first)
+    _attach_english_titles(path, text, meta.get("section_titles_en", {}), sections)
     return ParsedLecture(
         path=path,
         number=number,
@@ -231,6 +239,30 @@ def parse_lecture(path: Path) -> ParsedLecture:
         sections=sections,
         content_hash=hashlib.sha256(text.encode()).hexdigest(),
     )
+
+
+def _attach_english_titles(
+    path: Path, text: str, titles: dict, sections: list[ParsedSection]
+) -> None:
+    """Give each section its English title from the front matter's ``section_titles_en``. A key
+    that names no section of the file, or a title that is not text, is an error at its line."""
+    lines = text.split("\n")
+    by_number = {s.number: s for s in sections}
+    for key, title in titles.items():
+        line = _entry_line(lines, str(key))
+        if not isinstance(key, str):
+            raise ContentError(path, line, f'section_titles_en: quote the number {key!r} ("N.M")')
+        if key not in by_number:
+            raise ContentError(path, line, f"section_titles_en: no section {key} in this lecture")
+        if not isinstance(title, str) or not title.strip():
+            raise ContentError(path, line, f"section_titles_en: {key} needs a title (text)")
+        by_number[key].title_en = title.strip()
+
+
+def _entry_line(lines: list[str], key: str) -> int:
+    """The 1-based line of a nested front matter entry ``key:`` (quoted or not), else 1."""
+    starts = (f'"{key}":', f"'{key}':", f"{key}:")
+    return next((i + 1 for i, ln in enumerate(lines) if ln.lstrip().startswith(starts)), 1)
 
 
 def parse_page(path: Path) -> ParsedPage:

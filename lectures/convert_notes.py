@@ -62,6 +62,9 @@ TITLES_EN = {
     9: "Distributed Parallelism: Data / Tensor / Pipeline / Hybrid",
     10: "Communication Primitives, MPI and Collective Communication Libraries",
 }
+# English titles of the numbered sections, in a data file beside the notes (one entry per section).
+SECTION_TITLES_EN_PATH = NOTES_PATH.parent / "section-titles.en.yaml"
+NUMBERED_HEADING_RE = re.compile(r"^#{2,3} (\d+\.\d+(?:\.\d+)?) ", re.M)
 MODULES_EN = {
     "概念": "Concepts",
     "单卡编程": "Single-GPU programming",
@@ -197,12 +200,31 @@ def split_lectures(lines: list[str]) -> list[tuple[int, int, int]]:
     return [(num, s, e) for (s, num), e in zip(starts, bounds, strict=True)]
 
 
-def lecture_file(lines: list[str], blocks: dict[int, CodeBlock], num: int, s: int, e: int) -> str:
+def section_titles_en(path: Path) -> dict[str, str]:
+    titles = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    unquoted = [k for k in titles if not isinstance(k, str)]
+    if unquoted:
+        raise SystemExit(f"{path}: quote these section numbers: {unquoted}")
+    return titles
+
+
+def lecture_file(
+    lines: list[str],
+    blocks: dict[int, CodeBlock],
+    span: tuple[int, int, int],
+    english: dict[str, str],
+) -> str:
+    num, s, e = span
     title = LECTURE_RE.match(lines[s])["title"]  # type: ignore[index]
     i = s + 1
     while not lines[i].strip():
         i += 1
     overview = escape_prose(lines[i].strip())
+    body = body_markdown(lines, blocks, i + 1, e)
+    numbers = NUMBERED_HEADING_RE.findall(body)
+    missing = [n for n in numbers if n not in english]
+    if missing:
+        raise SystemExit(f"{SECTION_TITLES_EN_PATH.name}: no English title for {missing}")
     front = {
         "number": num,
         "title": title,
@@ -210,9 +232,10 @@ def lecture_file(lines: list[str], blocks: dict[int, CodeBlock], num: int, s: in
         "module": MODULES[num],
         "module_en": MODULES_EN[MODULES[num]],
         "overview": overview,
+        "section_titles_en": {n: english[n] for n in numbers},
     }
     head = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=10_000)
-    return f"---\n{head}---\n\n" + body_markdown(lines, blocks, i + 1, e)
+    return f"---\n{head}---\n\n" + body
 
 
 def convert(notes: Path, out_dir: Path) -> list[Path]:
@@ -221,11 +244,21 @@ def convert(notes: Path, out_dir: Path) -> list[Path]:
     missing = [k for k in SUPPLEMENTS if k not in {ln.strip() for ln in lines}]
     if missing:
         raise SystemExit(f"supplement anchors not found in the notes: {missing}")
+    english = section_titles_en(SECTION_TITLES_EN_PATH)
+    texts = {
+        num: lecture_file(lines, blocks, (num, s, e), english)
+        for num, s, e in split_lectures(lines)
+    }
+    used = {n for text in texts.values() for n in NUMBERED_HEADING_RE.findall(text)}
+    if set(english) - used:
+        raise SystemExit(
+            f"{SECTION_TITLES_EN_PATH.name}: no such sections: {sorted(set(english) - used)}"
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for num, s, e in split_lectures(lines):
+    for num, text in texts.items():
         path = out_dir / f"lecture-{num:02d}.md"
-        path.write_text(lecture_file(lines, blocks, num, s, e), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 

@@ -10,6 +10,14 @@ from accounts.fields import staff_field
 from accounts.language import in_page_language
 
 
+def _english_version(verbose_name, *, max_length: int, help_text) -> models.CharField:
+    """An imported name's optional English version: English pages show it, or the Chinese one
+    when it is empty (``in_page_language``)."""
+    return models.CharField(
+        verbose_name, max_length=max_length, blank=True, default="", help_text=help_text
+    )
+
+
 class LectureQuerySet(AccessQuerySet):
     # Lectures are course material: every signed-in user (student, TA, instructor) reads all.
     member_sees_all = True
@@ -18,20 +26,12 @@ class LectureQuerySet(AccessQuerySet):
 class Lecture(models.Model):
     number = models.PositiveSmallIntegerField(_("讲次"), unique=True)
     title = models.CharField(_("标题"), max_length=200)
-    title_en = models.CharField(
-        _("英文标题"),
-        max_length=200,
-        blank=True,
-        default="",
-        help_text=_("英文页面显示；空 = 显示中文标题"),
+    title_en = _english_version(
+        _("英文标题"), max_length=200, help_text=_("英文页面显示；空 = 显示中文标题")
     )
     module = models.CharField(_("模块"), max_length=50)
-    module_en = models.CharField(
-        _("英文模块名"),
-        max_length=50,
-        blank=True,
-        default="",
-        help_text=_("英文页面显示；空 = 显示中文模块名"),
+    module_en = _english_version(
+        _("英文模块名"), max_length=50, help_text=_("英文页面显示；空 = 显示中文模块名")
     )
     overview_md = models.TextField(_("概述（Markdown）"))
     overview_html = models.TextField(editable=False, default="", verbose_name=_("概述（HTML）"))
@@ -91,6 +91,10 @@ class Section(models.Model):
     order = models.PositiveIntegerField(default=0, verbose_name=_("顺序"))
     title = models.CharField(_("标题"), max_length=300)
     title_html = models.TextField(editable=False, default="", verbose_name=_("标题（HTML）"))
+    title_en = _english_version(
+        _("英文标题"), max_length=300, help_text=_("英文页面显示；空 = 显示中文标题")
+    )
+    title_en_html = models.TextField(editable=False, default="", verbose_name=_("英文标题（HTML）"))
     body_md = models.TextField(_("正文（Markdown）"), blank=True, default="")
     body_html = models.TextField(editable=False, default="", verbose_name=_("正文（HTML）"))
     # Denormalised, lower-cased plain text for search (works the same on PostgreSQL and SQLite).
@@ -116,6 +120,11 @@ class Section(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} {self.title}"
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the page's language: the English one on English pages, when there is one."""
+        return in_page_language(self.title, self.title_en)
 
 
 class SectionRead(models.Model):

@@ -48,6 +48,8 @@ def section_url(number: str) -> str:
 def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
     row.title = parsed.title
     row.title_html = render_inline(parsed.title)
+    row.title_en = parsed.title_en
+    row.title_en_html = render_inline(parsed.title_en) if parsed.title_en else ""
     row.body_md = parsed.body_md
     row.level = parsed.level
     row.order = order
@@ -90,7 +92,11 @@ def _rerendered(row: Section | Lecture | CoursePage, md_field: str, html_field: 
 
 
 def _is_staff_edited(row: Section) -> bool:
-    return section_hash(row.title, row.body_md) != row.import_hash
+    return _row_hash(row) != row.import_hash
+
+
+def _row_hash(row: Section) -> str:
+    return section_hash(row.title, row.body_md, row.title_en)
 
 
 def _file_header_hash(parsed: ParsedLecture) -> str:
@@ -157,7 +163,7 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
         if row is None:
             row = Section(lecture=lecture, number=sec.number, slug=sec.slug)
             report.created.append(label)
-        elif _is_staff_edited(row) and section_hash(row.title, row.body_md) != sec.content_hash:
+        elif _is_staff_edited(row) and _row_hash(row) != sec.content_hash:
             if not force:
                 report.conflicts.append(
                     f"{label} (line {sec.line}) edited in admin; kept (use --force)"
@@ -241,6 +247,7 @@ def content_import(
 def section_save_staff_edit(*, section: Section, user) -> Section:
     """Re-render a section after a staff edit in the admin; the import then sees the edit."""
     section.title_html = render_inline(section.title)
+    section.title_en_html = render_inline(section.title_en) if section.title_en else ""
     _render_section(section)
     section.edited_at, section.edited_by = timezone.now(), user
     section.save()
