@@ -99,6 +99,7 @@ class Section(models.Model):
     body_html = models.TextField(editable=False, default="", verbose_name=_("正文（HTML）"))
     # Denormalised, lower-cased plain text for search (works the same on PostgreSQL and SQLite).
     search_title = models.TextField(editable=False, default="", verbose_name=_("搜索用标题"))
+    search_title_en = models.TextField(editable=False, default="", verbose_name=_("搜索用英文标题"))
     search_headings = models.TextField(editable=False, default="", verbose_name=_("搜索用小标题"))
     search_body = models.TextField(editable=False, default="", verbose_name=_("搜索用正文"))
     # sha256 of title + body as written by the last import; differs once staff edit the row.

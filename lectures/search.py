@@ -17,6 +17,7 @@ from operator import or_
 from django.db.models import Q
 from django.utils.html import escape
 
+from accounts.language import in_page_language
 from lectures.models import Section
 
 CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -36,6 +37,7 @@ class SearchHit:
     score: int
     title_html: str
     snippet_html: str
+    title_lang: str  # "en" for a section's English title (English pages), else "zh-CN"
 
 
 def normalize_query(raw: str) -> str:
@@ -53,7 +55,7 @@ def query_units(query: str) -> list[str]:
 
 
 def _unit_filter(unit: str) -> Q:
-    fields = ("search_title", "search_headings", "search_body")
+    fields = ("search_title", "search_title_en", "search_headings", "search_body")
     return reduce(or_, (Q(**{f"{name}__icontains": unit}) for name in fields))
 
 
@@ -63,7 +65,7 @@ def score_section(section: Section, query: str, units: list[str]) -> int:
     the term beats one that merely has a sub-heading about it."""
     q = query.lower()
     title, headings, body = (
-        section.search_title.lower(),
+        _titles(section),
         section.search_headings.lower(),
         section.search_body.lower(),
     )
@@ -82,8 +84,13 @@ def score_section(section: Section, query: str, units: list[str]) -> int:
     return score + sum(min(body.count(u), BODY_COUNT_CAP) for u in units)
 
 
+def _titles(section: Section) -> str:
+    """The title a query matches, in either language: "Data Races" finds 5.11 归约中的数据竞争."""
+    return f"{section.search_title}\n{section.search_title_en}".lower()
+
+
 def coverage(section: Section, units: list[str]) -> float:
-    text = f"{section.search_title} {section.search_headings} {section.search_body}".lower()
+    text = f"{_titles(section)} {section.search_headings} {section.search_body}".lower()
     return sum(u in text for u in units) / len(units)
 
 
@@ -128,15 +135,18 @@ def search_sections(raw_query: str, limit: int = MAX_RESULTS) -> list[SearchHit]
         ),
         key=lambda t: (-t[0], t[1]),
     )
-    return [
-        SearchHit(
-            section=s,
-            score=score,
-            title_html=highlight(f"{s.number} {plain_title(s)}", units),
-            snippet_html=snippet(s.search_body or s.search_headings, query, units),
-        )
-        for score, _, s in ranked[:limit]
-    ]
+    return [_hit(s, score, query, units) for score, _, s in ranked[:limit]]
+
+
+def _hit(section: Section, score: int, query: str, units: list[str]) -> SearchHit:
+    english = in_page_language("", section.search_title_en)
+    return SearchHit(
+        section=section,
+        score=score,
+        title_html=highlight(f"{section.number} {english or plain_title(section)}", units),
+        snippet_html=snippet(section.search_body or section.search_headings, query, units),
+        title_lang="en" if english else "zh-CN",
+    )
 
 
 def plain_title(section: Section) -> str:

@@ -60,6 +60,7 @@ def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
 def _render_section(row: Section, headings: list[str] | None = None) -> None:
     row.body_html = _html(row.body_md, _heading_ids(row))
     row.search_title = plain_text(f"{row.number} {row.title}")
+    row.search_title_en = plain_text(row.title_en)
     if headings is None:
         headings = [ln.lstrip("#").strip() for ln in row.body_md.splitlines() if ln.startswith("#")]
     row.search_headings = plain_text("\n".join(headings))

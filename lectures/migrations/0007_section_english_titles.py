@@ -20,4 +20,9 @@ class Migration(migrations.Migration):
             name='title_en_html',
             field=models.TextField(default='', editable=False, verbose_name='英文标题（HTML）'),
         ),
+        migrations.AddField(
+            model_name='section',
+            name='search_title_en',
+            field=models.TextField(default='', editable=False, verbose_name='搜索用英文标题'),
+        ),
     ]

@@ -151,3 +151,17 @@ def test_the_converter_wants_one_english_title_per_section(
     monkeypatch.setattr(convert_notes, "SECTION_TITLES_EN_PATH", data)
     with pytest.raises(SystemExit, match=re.escape(message)):
         convert_notes.convert(convert_notes.DEFAULT_NOTES, tmp_path / "out")
+
+
+def test_search_finds_a_section_by_its_english_title_and_names_it_in_the_pages_language(
+    content_dir: Path, client_a
+) -> None:
+    """"Two Basic Approaches" is only in 3.1's English title; the notes say 两条基本思路."""
+    assert not _import(content_dir).errors
+    url = "/lectures/search/?q=two+basic+approaches"
+    en, zh = _get(client_a, url, "en"), _get(client_a, url, "zh-hans")
+    assert (
+        'href="/lectures/3/#sec-3-1" lang="en">3.1 The Reduction Problem and '
+        "<mark>Two</mark> <mark>Basic</mark> <mark>Approaches</mark></a>"
+    ) in en
+    assert 'href="/lectures/3/#sec-3-1" lang="zh-CN">3.1 归约问题与两条基本思路</a>' in zh
