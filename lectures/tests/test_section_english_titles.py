@@ -156,7 +156,7 @@ def test_the_converter_wants_one_english_title_per_section(
 def test_search_finds_a_section_by_its_english_title_and_names_it_in_the_pages_language(
     content_dir: Path, client_a
 ) -> None:
-    """"Two Basic Approaches" is only in 3.1's English title; the notes say 两条基本思路."""
+    """ "Two Basic Approaches" is only in 3.1's English title; the notes say 两条基本思路."""
     assert not _import(content_dir).errors
     url = "/lectures/search/?q=two+basic+approaches"
     en, zh = _get(client_a, url, "en"), _get(client_a, url, "zh-hans")
