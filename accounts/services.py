@@ -6,6 +6,7 @@ import csv
 import io
 import logging
 import smtplib
+import unicodedata
 from dataclasses import dataclass
 
 from axes.utils import reset as axes_reset
@@ -311,6 +312,9 @@ def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
     from django.utils.translation import gettext
 
     pseudonym = " ".join((pseudonym or "").split())
+    if any(unicodedata.category(ch) == "Cc" for ch in pseudonym):
+        # A NUL would reach PostgreSQL (which refuses it: a 500); none belongs on a leaderboard.
+        raise ProfileError(gettext("昵称不能含控制字符。"))
     if len(pseudonym) > PSEUDONYM_MAX:
         raise ProfileError(gettext("昵称最多 %(n)d 个字符。") % {"n": PSEUDONYM_MAX})
     profile = Profile.objects.filter(user=user).first()

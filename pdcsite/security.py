@@ -4,6 +4,10 @@
   Content-Length alone, before CSRF, forms, uploads or DRF read a byte of it (Django's own
   DATA_UPLOAD_MAX_MEMORY_SIZE leaves file parts and DRF's JSON parser unbounded). A chunked body
   has no length to check, and Django would read it as empty: it is refused with 411.
+- ``QueryNulMiddleware`` refuses a query string holding a NUL character with 400: PostgreSQL cannot
+  store or compare one, so every view that filters by a query parameter (search, the grid's
+  section, the bank's quiz) answered 500. Form bodies need no such check: Django's and DRF's
+  CharFields refuse NUL with a field error, keeping what was typed.
 - ``PrivateNoStoreMiddleware`` marks every response to a signed-in user (or to an API credential)
   ``Cache-Control: no-store``, so a shared or browser cache never keeps someone's grades.
 - ``token_guard`` / ``token_failed`` count wrong API tokens per client address and answer 429 once
@@ -72,6 +76,17 @@ class BodyLimitMiddleware:
             if int(raw) > limit:
                 message = _("请求过大：上限 %(kib)d KiB。") % {"kib": limit // 1024}
                 return _refuse(request, 413, message)
+        return self.get_response(request)
+
+
+class QueryNulMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if any("\x00" in key or "\x00" in "".join(values) for key, values in request.GET.lists()):
+            with translation.override(_language(request)):
+                return _refuse(request, 400, _("网址中的参数含有空字符（NUL），无法处理。"))
         return self.get_response(request)
 
 

@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "pdcsite.logs.RequestIdMiddleware",
     # First: refuse an oversized or unsized body before anything reads or parses it.
     "pdcsite.security.BodyLimitMiddleware",
+    # A NUL in the query string: 400 before a view hands it to PostgreSQL (which refuses it).
+    "pdcsite.security.QueryNulMiddleware",
     # Outermost: sees the final headers of the lecture pages it keeps for the fast path.
     "lectures.fastpath.FastPathStoreMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -1,7 +1,8 @@
-"""Bad input gets a clear error, never a server error: every POST form a student, a TA and an
-instructor reach (the site crawl's pages, both roles' own) is sent three times with junk in every
-field a person types into: markup and quotes, a 10,000-character string, and numbers no field
-accepts. No answer may be a 500."""
+"""Bad input gets a clear error, never a server error: every form a student, a TA and an
+instructor reach (the site crawl's pages, both roles' own; POST forms and GET filters and searches)
+is sent with junk in every field a person types into: markup and quotes, a NUL character (which
+PostgreSQL refuses), a 10,000-character string, and numbers no field accepts. No answer may be a
+500."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ STAFF_START = ["/grades/staff/", "/staff/", "/quizzes/staff/"]
 LEAVE = ("/accounts/logout", "/i18n/setlang", "/admin/")
 JUNK = [
     "<script>alert(1)</script>' \" \\ %00 ; --",
+    "nul\x00byte",
     "长" * 10_000,
     "-1e309",
     "NaN",
@@ -73,12 +75,14 @@ def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
         parser.feed(html)
         for form in parser.forms:
             action = form["action"] or path
-            if form["method"] != "post" or action.startswith(LEAVE) or crawl.shape(action) in done:
+            key = (form["method"], crawl.shape(action))
+            if action.startswith(LEAVE) or key in done or not (form["typed"] or form["fixed"]):
                 continue
-            done.add(crawl.shape(action))
+            done.add(key)
+            send = client.post if form["method"] == "post" else client.get
             for junk in JUNK:
                 data = {**form["fixed"], **{name: junk for name in form["typed"]}}
-                answer = client.post(action, data)
+                answer = send(action, data)
                 sent += 1
                 if answer.status_code >= 500:
                     failures.append(
