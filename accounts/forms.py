@@ -8,6 +8,8 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from pdcsite.uploads import csv_text
+
 
 class ResetOrSetPasswordForm(PasswordResetForm):
     """Django's reset form, also for roster-imported users who never set a password.
@@ -30,10 +32,7 @@ class RosterUploadForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(_("文件超过 2 MiB。"))
-        try:
-            self.text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError(_("文件不是 UTF-8 编码的 CSV。")) from exc
+        self.text = csv_text(upload.read())
         return upload
 
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gradebook.models import Category, GradeItem, RegradeRequest
 from gradebook.templatetags.gradebook_tags import category_label
+from pdcsite.uploads import csv_text
 
 _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -168,11 +169,7 @@ class ImportForm(forms.Form):
         return data
 
     def text(self) -> str:
-        raw = self.cleaned_data["file"].read()
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError(_("文件不是 UTF-8 编码的 CSV。")) from exc
+        return csv_text(self.cleaned_data["file"].read())
 
 
 class RegradeStatusFilter(forms.Form):

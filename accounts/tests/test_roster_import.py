@@ -83,6 +83,10 @@ def test_missing_header_column_and_unreadable_file(tmp_path: Path) -> None:
     (tmp_path / "latin.csv").write_bytes(b"student_id,name,email,role\n1,\xff\xfe,a@b.cn,student\n")
     with pytest.raises(CommandError, match="cannot read"):
         call_command("import_roster", tmp_path / "latin.csv")
+    # PostgreSQL stores no NUL: the row used to fail at the database (pdcsite.uploads.csv_text).
+    (tmp_path / "nul.csv").write_text("student_id,name,email,role\n1,a\x00b,a@b.cn,student\n")
+    with pytest.raises(CommandError, match="cannot read .*contains a NUL character"):
+        call_command("import_roster", tmp_path / "nul.csv")
     assert User.objects.count() == 0
 
 

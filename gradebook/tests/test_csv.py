@@ -206,3 +206,13 @@ def test_export_defuses_spreadsheet_formulas(client_ta, student_a, ta, make_item
     assert row["name"].startswith("'=") and row["override_reason"] == "'+1 for style"
     grid = client_ta.get("/grades/staff/export.csv").content.decode()
     assert _rows(grid)[0]["name"].startswith("'=")
+
+
+@pytest.mark.django_db
+def test_a_file_with_a_nul_is_refused_at_upload(client_ta, student_a, make_item) -> None:
+    """PostgreSQL stores no NUL character; no CSV cell holds one (pdcsite.uploads.csv_text)."""
+    item = make_item("exam:mid", kind="exam")
+    response = _upload(client_ta, "student_id,points,comment\nstudent_a,5,a\x00b\n", item=item.pk)
+    assert response.status_code == 400
+    assert "文件含有空字符（NUL），不是文本 CSV。" in response.content.decode()
+    assert not Grade.objects.exists()

@@ -1,9 +1,11 @@
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from accounts.services import RosterError, roster_import, roster_invite_many
+from pdcsite.uploads import csv_text
 
 
 class Command(BaseCommand):
@@ -25,9 +27,11 @@ class Command(BaseCommand):
 
     def _import(self, file: Path, no_invite: bool) -> None:
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = csv_text(file.read_bytes())
+        except OSError as exc:
             raise CommandError(f"cannot read {file}: {exc}") from exc
+        except ValidationError as exc:
+            raise CommandError(f"cannot read {file}: {' '.join(exc.messages)}") from exc
         try:
             result = roster_import(text=text)
         except RosterError as exc:
