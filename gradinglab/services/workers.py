@@ -12,6 +12,7 @@ from gradinglab.models import (
     new_token,
     token_hash,
 )
+from pdcsite.storable import without_nul
 
 
 @transaction.atomic
@@ -27,5 +28,5 @@ def worker_token_create(*, name: str, kind: str, device: str = "") -> str:
 
 
 def worker_heartbeat(*, worker: WorkerNode, info: dict[str, Any]) -> None:
-    clean = {str(k)[:40]: str(v)[:200] for k, v in list(info.items())[:20]}
+    clean = without_nul({str(k)[:40]: str(v)[:200] for k, v in list(info.items())[:20]})
     WorkerNode.objects.filter(pk=worker.pk).update(last_heartbeat_at=timezone.now(), info=clean)

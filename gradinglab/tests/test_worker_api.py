@@ -163,3 +163,38 @@ def test_heartbeats_schedule_the_reaper_at_most_once_per_interval(
         assert response.status_code == 200
     messages = take_messages("default", expect=3, timeout_s=3)
     assert messages == [("gradinglab.reap_stuck", {})]  # once, not three times
+
+
+def test_a_result_whose_text_holds_nul_is_stored_and_scored(
+    client, job, worker_token, client_a
+) -> None:
+    """A student's kernel can raise an exception whose message holds a NUL (or print one into the
+    compiler's log); jsonb refuses NUL, so the result was a 500 and never stored. The NUL is shown
+    as U+FFFD."""
+    doc = load_doc("wrong_answer")
+    doc["message"] = "ValueError: a\x00b"
+    doc["tests"][0]["message"] = "out: \x00"
+    response = post_result(client, worker_token, job["job_token"], doc)
+    assert response.status_code == 201, response.content
+    sub = Submission.objects.get(pk=job["submission_id"])
+    stored = SubmissionResult.objects.get(submission=sub).document
+    assert sub.status == "wrong_answer"
+    assert (
+        stored["message"] == "ValueError: a\ufffdb"
+        and stored["tests"][0]["message"] == "out: \ufffd"
+    )
+    page = client_a.get(f"/lab/submissions/{sub.pk}/")
+    assert page.status_code == 200 and "a\ufffdb" in page.content.decode()
+
+
+def test_a_heartbeat_whose_info_holds_nul_is_stored(client, worker_token) -> None:
+    from gradinglab.models import WorkerNode
+
+    response = client.post(
+        "/api/v1/workers/heartbeat",
+        data=json.dumps({"info": {"device": "GPU\x00 0"}}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Worker {worker_token}",
+    )
+    assert response.status_code == 200
+    assert WorkerNode.objects.get().info == {"device": "GPU\ufffd 0"}
