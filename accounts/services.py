@@ -60,6 +60,14 @@ class RosterResult:
     pending_ids: tuple[int, ...] = ()
 
 
+_NAME_MAX = min(  # characters: the profile and the account both keep the name
+    Profile._meta.get_field("display_name").max_length,
+    User._meta.get_field("first_name").max_length,
+)
+_EMAIL_MAX = User._meta.get_field("email").max_length  # characters
+_SECTION_MAX = Profile._meta.get_field("section").max_length  # characters
+
+
 def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None, list[str]]:
     errors: list[str] = []
     if None in row:  # csv.DictReader puts surplus cells under the None key
@@ -74,12 +82,15 @@ def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None,
         )
     if not values["name"]:
         errors.append(_("name 为空"))
-    elif len(values["name"]) > 150:
-        errors.append(_("name 超过 150 个字符"))
     try:
         validate_email(values["email"])
     except ValidationError:
         errors.append(_("email “%(email)s” 不是有效的地址") % {"email": values["email"]})
+    # The columns' own limits, checked here: PostgreSQL refuses a longer value at the import
+    # (a server error after a clean preview), where SQLite would have kept it.
+    for key, limit in (("name", _NAME_MAX), ("email", _EMAIL_MAX), ("section", _SECTION_MAX)):
+        if len(values[key]) > limit:
+            errors.append(_("%(column)s 超过 %(n)d 个字符") % {"column": key, "n": limit})
     role = values["role"].lower()
     if role not in ROLES:
         errors.append(

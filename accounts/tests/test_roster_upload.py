@@ -34,3 +34,26 @@ def test_the_same_roster_without_the_nul_previews_and_imports(client_instructor)
     assert response.status_code == 200 and payload
     done = client_instructor.post("/accounts/staff/roster/confirm/", {"payload": payload[1]})
     assert done.status_code == 302 and get_user_model().objects.filter(username="new1").exists()
+
+
+@pytest.mark.parametrize(
+    ("cells", "error"),
+    [
+        ("new1,Name,new1@example.edu,student," + "x" * 65, "section 超过 64 个字符"),
+        (
+            "new1,Name," + "a" * 64 + "@" + ("b" * 60 + ".") * 4 + "edu,student,",
+            "email 超过 254 个字符",
+        ),
+        ("new1," + "n" * 151 + ",new1@example.edu,student,", "name 超过 150 个字符"),
+    ],
+)
+def test_a_value_longer_than_its_column_is_a_line_error_at_upload(
+    client_instructor, cells: str, error: str
+) -> None:
+    """PostgreSQL refuses a value longer than its column: such a row passed the preview and then
+    failed the import with a server error (SQLite keeps it, so only the real database showed it)."""
+    text = "student_id,name,email,role,section\n" + cells + "\n"
+    response = client_instructor.post("/accounts/staff/roster/upload/", {"file": _file(text)})
+    assert response.status_code == 400
+    assert f"第 2 行：{error}" in response.content.decode()
+    assert not get_user_model().objects.filter(username="new1").exists()
