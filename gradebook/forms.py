@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gradebook.models import Category, GradeItem, RegradeRequest
 from gradebook.templatetags.gradebook_tags import category_label
+from pdcsite.formfields import column_decimal
 from pdcsite.uploads import csv_text
 
 _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -139,8 +140,8 @@ class ImportForm(forms.Form):
         help_text=_("如 exam:final"),
     )
     new_title = forms.CharField(label=_("名称"), max_length=200, required=False)
-    new_max_points = forms.DecimalField(
-        label=_("满分"), required=False, min_value=Decimal("0.01"), decimal_places=2
+    new_max_points = column_decimal(
+        GradeItem, "max_points", label=_("满分"), required=False, min_value=Decimal("0.01")
     )
     # A choice of the course's categories, not free text: an item under a key no category has
     # (a typo, "Exam") would carry no weight in anyone's course total.

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pdcsite.formfields import column_decimal
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
 from quizzes.models import Question, Quiz, QuizQuestion, QuizRule
@@ -55,28 +56,21 @@ class QuizSettingsForm(forms.ModelForm):
         widgets = {"opens_at": _DATETIME, "closes_at": _DATETIME, "late_until": _DATETIME}
 
 
-def _decimal(model, name: str, **options) -> forms.DecimalField:
-    """A form field for a decimal column with the column's digits: a value the database cannot
-    hold (say 40 nines) is then the form's error, not a server error when it is stored or read."""
-    column = model._meta.get_field(name)
-    return forms.DecimalField(
-        max_digits=column.max_digits, decimal_places=column.decimal_places, **options
-    )
-
-
 POINTS_MIN = Decimal("0.01")  # points, not a fraction: the smallest a question can be worth
 
 
 class PickForm(forms.Form):
     questions = forms.ModelMultipleChoiceField(queryset=Question.objects.all())
-    points = _decimal(
+    points = column_decimal(
         QuizQuestion, "points", label=_("每题分值"), required=False, min_value=POINTS_MIN
     )
 
 
 class PointsForm(forms.Form):
     question = forms.IntegerField(label=_("题目"))
-    points = _decimal(QuizQuestion, "points", label=_("分值"), required=False, min_value=POINTS_MIN)
+    points = column_decimal(
+        QuizQuestion, "points", label=_("分值"), required=False, min_value=POINTS_MIN
+    )
 
 
 class RuleForm(forms.Form):
@@ -89,7 +83,7 @@ class RuleForm(forms.Form):
     tag = forms.ChoiceField(
         label=_("考查层次"), choices=_BLANK + Question.Tag.choices, required=False
     )
-    points = _decimal(
+    points = column_decimal(
         QuizRule, "points", label=_("每题分值"), min_value=POINTS_MIN, initial=Decimal("1")
     )
 
@@ -128,13 +122,13 @@ class QuestionForm(forms.Form):
     answer = forms.CharField(
         label=_("答案（判断题填 true / false；数值题填数字）"), required=False, max_length=64
     )
-    abs_tol = _decimal(
+    abs_tol = column_decimal(
         Question, "abs_tol", label=_("允许误差（绝对值）"), required=False, min_value=0
     )
     unit = forms.CharField(label=_("单位"), required=False, max_length=32)
     explanation = forms.CharField(
         label=_("解析（须注明章节，如 §5.3）"), widget=forms.Textarea(attrs={"rows": 3})
     )
-    points = _decimal(
+    points = column_decimal(
         Question, "points", label=_("分值"), min_value=POINTS_MIN, initial=Decimal("1")
     )

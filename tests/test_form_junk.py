@@ -9,6 +9,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests import crawl
@@ -40,13 +41,15 @@ class _Forms(HTMLParser):
         a = {k: v or "" for k, v in attrs}
         if tag == "form":
             self._form = {"action": a.get("action", ""), "method": a.get("method", "get").lower(),
-                          "fixed": {}, "typed": set()}  # fmt: skip
+                          "fixed": {}, "typed": set(), "files": set()}  # fmt: skip
             self.forms.append(self._form)
         if self._form is None or not a.get("name"):
             return
         kind = a.get("type", "text").lower()
         if tag == "textarea" or (tag == "input" and kind in TYPED):
             self._form["typed"].add(a["name"])
+        elif tag == "input" and kind == "file":
+            self._form["files"].add(a["name"])
         elif tag == "input" and kind in ("hidden", "checkbox", "radio"):
             self._form["fixed"].setdefault(a["name"], a.get("value", "on"))
         elif tag == "select":
@@ -60,6 +63,13 @@ class _Forms(HTMLParser):
             self._form = None
         if tag == "select":
             self._select = None
+
+
+def _a_file() -> SimpleUploadedFile:
+    """A small CSV that names a student of the world: a grade import or roster reads a row."""
+    return SimpleUploadedFile(
+        "junk.csv", b"student_id,points\nstudent_a,1\n", content_type="text/csv"
+    )
 
 
 def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
@@ -82,6 +92,9 @@ def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
             send = client.post if form["method"] == "post" else client.get
             for junk in JUNK:
                 data = {**form["fixed"], **{name: junk for name in form["typed"]}}
+                # A file too, so the typed fields are checked with it (a form missing its file
+                # stops at that, and a 40-digit maximum next to it went unread).
+                data |= {name: _a_file() for name in form["files"]}
                 answer = send(action, data)
                 sent += 1
                 if answer.status_code >= 500:
