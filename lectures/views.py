@@ -60,6 +60,7 @@ def _render_lecture(request, lecture_id: int, read_ids: set[int], neighbours) ->
         s.pk: variants[s.pk in read_ids]
         .replace(_Placeholder.MARK, str(s.pk))
         .replace(_Placeholder.number, s.number)
+        .replace(_Placeholder.slug, s.slug)
         for s in sections
         if s.level == 2
     }
@@ -76,6 +77,7 @@ class _Placeholder:
     MARK = "987654321"
     pk = MARK
     number = "PDCSECNUM"
+    slug = "PDCSECSLUG"  # the heading the button is described by: "<slug>-h"
 
 
 @login_required

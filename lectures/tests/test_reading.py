@@ -141,3 +141,18 @@ def test_cached_page_follows_marks_edits_and_logins(
             f"/lectures/sections/{section.pk}/read/", {"read": "1"}, HTTP_X_CSRFTOKEN=token, **HTMX
         )
         assert resp.status_code == 200
+
+
+def test_each_read_button_is_described_by_its_sections_heading(imported, client_a) -> None:
+    """Every section has the same "读完了" button: a screen reader listing the page's buttons heard
+    the same words ten times. Each now points at its own heading (aria-describedby)."""
+    html = client_a.get("/lectures/3/").content.decode()
+    described = re.findall(
+        r'<button[^>]*class="read-button[^"]*"[^>]*aria-describedby="([^"]+)"', html
+    )
+    headings = set(re.findall(r'<h2 id="([^"]+)"', html))
+    assert len(described) == Section.objects.filter(lecture__number=3, level=2).count() > 1
+    assert set(described) <= headings and len(set(described)) == len(described)
+    section = Section.objects.get(slug="sec-3-4")
+    again = client_a.post(f"/lectures/sections/{section.pk}/read/", {"read": "1"}, **HTMX)
+    assert 'aria-describedby="sec-3-4-h"' in again.content.decode()  # the swapped-in button too
