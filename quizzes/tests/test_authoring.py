@@ -249,3 +249,18 @@ def test_points_the_column_cannot_hold_are_refused_and_said(
     assert not quiz.rules.exists()
     page = client_instructor.get(url).content.decode()
     assert page.count('class="msg-error"') == 2 and "分值：" in page  # pick, points
+
+
+def test_each_rows_buttons_name_the_question_or_rule_they_act_on(client_ta, bank) -> None:
+    """Each picked question's row has the same Save and Remove buttons, each rule the same
+    Delete: a screen reader listing the page's buttons could not tell them apart. Each points
+    (aria-describedby) at the bank id, or the rule's text, of its own row."""
+    quiz = _draft(client_ta)
+    client_ta.post(f"{STAFF}{quiz.slug}/pick/", {"questions": [q.pk for q in bank[:3]]})
+    client_ta.post(f"{STAFF}{quiz.slug}/rules/", {"count": "1", "lecture": "2", "points": "1"})
+    html = client_ta.get(f"{STAFF}{quiz.slug}/").content.decode()
+    targets = dict(re.findall(r'<span[^>]* id="((?:pool|rule)-\d+)">([^<]+)', html))
+    described = re.findall(r'<button type="submit"[^>]* aria-describedby="([^"]+)"', html)
+    assert len(described) == 3 * 2 + 1  # Save and Remove per question, Delete per rule
+    assert set(described) == set(targets)
+    assert {targets[f"pool-{q.pk}"] for q in bank[:3]} == {q.bank_id for q in bank[:3]}
