@@ -1,10 +1,12 @@
-"""Buttons that say the same words on one page are told apart for screen readers.
+"""What a screen reader's lists of a page show, on every page of the site crawl (as a student and
+as an instructor, the quiz attempt among them):
 
-A page that repeats a button per row or per section (读完了 under every lecture section, 标记待查
-on every quiz question, Save / Remove per picked question, 撤销 in two staff forms) read to a
-screen reader's list of buttons as the same words over and over. Each such button now names what
-it acts on with aria-describedby (an element on the page) or its own aria-label. The pages are
-the site crawl's, as a student and as an instructor (the quiz attempt among them).
+- buttons: ones that say the same words are told apart. A page that repeats a button per row or
+  section (读完了 under every lecture section, 标记待查 on every quiz question, Save / Remove per
+  picked question, 撤销 in two staff forms) read as the same words over and over; each such button
+  names what it acts on with aria-describedby (an element on the page) or its own aria-label;
+- headings: one h1, and no level skipped (quiz questions and a submission's timing, compile log
+  and ptxas were h3 straight under the h1, so a heading list showed them under nothing).
 """
 
 from __future__ import annotations
@@ -22,19 +24,22 @@ START = ["/", "/lectures/", "/quizzes/", "/lab/", "/grades/", "/accounts/profile
 STAFF_START = ["/grades/staff/", "/staff/", "/quizzes/staff/"]
 
 
-class _Buttons(HTMLParser):
-    """Each button's words, aria-label and aria-describedby; and every id on the page."""
+class _Page(HTMLParser):
+    """Each button's words, aria-label and aria-describedby; every id; the heading levels."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.buttons: list[tuple[str, str, str]] = []
         self.ids: set[str] = set()
+        self.headings: list[int] = []
         self._open: list | None = None
 
     def handle_starttag(self, tag: str, attrs) -> None:
         a = {k: v or "" for k, v in attrs}
         if a.get("id"):
             self.ids.add(a["id"])
+        if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            self.headings.append(int(tag[1]))
         marks = (a.get("aria-label", ""), a.get("aria-describedby", ""))
         if tag == "input" and a.get("type") == "submit":
             self.buttons.append((a.get("value", ""), *marks))
@@ -52,9 +57,7 @@ class _Buttons(HTMLParser):
             self._open = None
 
 
-def _alike(html: str) -> list[str]:
-    page = _Buttons()
-    page.feed(html)
+def _alike(page: _Page) -> list[str]:
     by_words: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for words, label, described in page.buttons:
         by_words[words].append((label, described))
@@ -67,9 +70,17 @@ def _alike(html: str) -> list[str]:
     return found
 
 
+def _heading_gaps(page: _Page) -> list[str]:
+    found = [] if page.headings.count(1) == 1 else [f"{page.headings.count(1)} h1"]
+    for before, level in zip([0, *page.headings], page.headings, strict=False):
+        if level > before + 1:
+            found.append(f"h{level} after h{before or '-'}")
+    return found[:3]
+
+
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_no_page_repeats_a_button_a_screen_reader_cannot_tell_apart() -> None:
+def test_buttons_are_told_apart_and_headings_skip_no_level() -> None:
     world = build_world()
     report: list[str] = []
     pages = 0
@@ -85,6 +96,9 @@ def test_no_page_repeats_a_button_a_screen_reader_cannot_tell_apart() -> None:
             frontier.add(crawl.page_links(f"http://testserver{path}", crawl.parse(html)))
             if not path.startswith("/admin/"):  # Django's own admin pages
                 pages += 1
-                report += [f"{user.username} {path}: {f}" for f in _alike(html)]
+                page = _Page()
+                page.feed(html)
+                found = _alike(page) + _heading_gaps(page)
+                report += [f"{user.username} {path}: {f}" for f in found]
     assert pages > 30, pages
     assert report == []
