@@ -148,9 +148,12 @@ def split_front_matter(
     return meta, lines[end + 1 :], end + 2
 
 
-def _key_line(lines: list[str], key: str, end: int) -> int:
+def _key_line(lines: list[str], key: str, end: int, *, nested: bool = False) -> int:
+    """The 1-based line of front matter key ``key`` (lines 1 to ``end``), else 1. ``nested``: an
+    indented entry of a mapping, its key quoted or not (section_titles_en's "3.1")."""
+    starts = (f"{key}:", f'"{key}":', f"'{key}':") if nested else (f"{key}:",)
     for i in range(1, end):
-        if lines[i].startswith(f"{key}:"):
+        if (lines[i].lstrip() if nested else lines[i]).startswith(starts):
             return i + 1
     return 1
 
@@ -226,7 +229,9 @@ def parse_lecture(path: Path) -> ParsedLecture:
         _check_renders(path, section.body_md, section.line + 1)
     intro_md = "\n".join(intro).strip()
     _check_renders(path, intro_md, first)
-    _attach_english_titles(path, text, meta.get("section_titles_en", {}), sections)
+    # first - 2: the index of the front matter's closing '---' (first: the body's first line).
+    english = meta.get("section_titles_en", {})
+    _attach_english_titles(path, text.split("\n"), first - 2, english, sections)
     return ParsedLecture(
         path=path,
         number=number,
@@ -242,14 +247,14 @@ def parse_lecture(path: Path) -> ParsedLecture:
 
 
 def _attach_english_titles(
-    path: Path, text: str, titles: dict, sections: list[ParsedSection]
+    path: Path, lines: list[str], end: int, titles: dict, sections: list[ParsedSection]
 ) -> None:
     """Give each section its English title from the front matter's ``section_titles_en``. A key
-    that names no section of the file, or a title that is not text, is an error at its line."""
-    lines = text.split("\n")
+    that names no section of the file, or a title that is not text, is an error at its line
+    (``lines``: the file's; ``end``: the index of the front matter's closing '---')."""
     by_number = {s.number: s for s in sections}
     for key, title in titles.items():
-        line = _entry_line(lines, str(key))
+        line = _key_line(lines, str(key), end, nested=True)
         if not isinstance(key, str):
             raise ContentError(path, line, f'section_titles_en: quote the number {key!r} ("N.M")')
         if key not in by_number:
@@ -257,12 +262,6 @@ def _attach_english_titles(
         if not isinstance(title, str) or not title.strip():
             raise ContentError(path, line, f"section_titles_en: {key} needs a title (text)")
         by_number[key].title_en = title.strip()
-
-
-def _entry_line(lines: list[str], key: str) -> int:
-    """The 1-based line of a nested front matter entry ``key:`` (quoted or not), else 1."""
-    starts = (f'"{key}":', f"'{key}':", f"{key}:")
-    return next((i + 1 for i, ln in enumerate(lines) if ln.lstrip().startswith(starts)), 1)
 
 
 def parse_page(path: Path) -> ParsedPage:

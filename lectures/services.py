@@ -46,10 +46,7 @@ def section_url(number: str) -> str:
 
 
 def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
-    row.title = parsed.title
-    row.title_html = render_inline(parsed.title)
-    row.title_en = parsed.title_en
-    row.title_en_html = render_inline(parsed.title_en) if parsed.title_en else ""
+    row.title, row.title_en = parsed.title, parsed.title_en
     row.body_md = parsed.body_md
     row.level = parsed.level
     row.order = order
@@ -58,6 +55,8 @@ def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
 
 
 def _render_section(row: Section, headings: list[str] | None = None) -> None:
+    row.title_html = render_inline(row.title)
+    row.title_en_html = render_inline(row.title_en) if row.title_en else ""
     row.body_html = _html(row.body_md, _heading_ids(row))
     row.search_title = plain_text(f"{row.number} {row.title}")
     row.search_title_en = plain_text(row.title_en)
@@ -247,8 +246,6 @@ def content_import(
 
 def section_save_staff_edit(*, section: Section, user) -> Section:
     """Re-render a section after a staff edit in the admin; the import then sees the edit."""
-    section.title_html = render_inline(section.title)
-    section.title_en_html = render_inline(section.title_en) if section.title_en else ""
     _render_section(section)
     section.edited_at, section.edited_by = timezone.now(), user
     section.save()
