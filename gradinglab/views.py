@@ -24,6 +24,7 @@ from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
 from gradinglab.services import results, submissions
 from lectures.rendering import highlight_code
+from lectures.selectors import section_links
 
 LANG_OF_BACKEND = {"triton": "python", "cuda": "cuda"}
 
@@ -40,21 +41,6 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _problem_or_404(request: HttpRequest, slug: str) -> Problem:
     return get_object_or_404(Problem.objects.visible_to(request.user), slug=slug)
-
-
-def _section_links(sections: list[str]) -> list[tuple[str, str, str]]:
-    """(§5.13, the section's title, its URL) for each practised section anchor sec-<lecture>-<n>."""
-    from lectures.models import Section
-
-    rows = Section.objects.filter(slug__in=sections).only("slug", "title", "title_en")
-    titles = {s.slug: s.shown_title for s in rows}
-    links = []
-    for anchor in sections:
-        parts = anchor.split("-")
-        if len(parts) == 3 and parts[1].isdigit():
-            label = "§" + ".".join(parts[1:])
-            links.append((label, titles.get(anchor, ""), f"/lectures/{parts[1]}/#{anchor}"))
-    return links
 
 
 def _starters(problem: Problem) -> dict[str, str]:
@@ -110,7 +96,7 @@ def _problem_context(
         "statement_lang": "en" if page_lang() == "en" and problem.statement_en_html else "zh",
         "assignment": assignment,
         "siblings": siblings,
-        "section_links": _section_links(problem.sections),
+        "section_links": section_links(anchors=problem.sections),
         "tolerances": [
             (dt, problem.tolerances[dt]) for dt in problem.dtypes if dt in problem.tolerances
         ],

@@ -8,10 +8,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import page_lang
+from lectures.anchors import section_url
 from lectures.figures import in_language
 from lectures.models import CoursePage, Lecture, Section
 from lectures.rendering import RenderError, render_markdown
-from lectures.services import lecture_save_staff_edit, section_save_staff_edit, section_url
+from lectures.services import lecture_save_staff_edit, section_save_staff_edit
 
 PREVIEW_JS = "lectures/admin_preview.js"
 

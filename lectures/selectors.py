@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -9,6 +11,7 @@ from django.db import connection
 from django.db.models import Count, FilteredRelation, Q, QuerySet
 
 from accounts.language import in_page_language
+from lectures.anchors import section_url
 from lectures.models import CoursePage, Lecture, Section, SectionRead
 
 
@@ -135,3 +138,31 @@ def section_get_readable(*, user, pk: int) -> Section | None:
 
 def course_page_get(*, slug: str) -> CoursePage | None:
     return CoursePage.objects.filter(slug=slug).first()
+
+
+# A section's anchor as the notes write it: sec-<lecture>-<n>, or sec-<lecture>-<n>-<k> (level 3).
+_ANCHOR = re.compile(r"sec-(\d+(?:-\d+)+)")
+
+
+@dataclass(frozen=True)
+class SectionLink:
+    anchor: str  # sec-5-13
+    label: str  # §5.13
+    title: str  # in the page's language; "" when no such section was imported
+    url: str
+
+
+def section_links(*, anchors: Sequence[str]) -> list[SectionLink]:
+    """Links to the sections named by anchor, in the given order, titled in the page's language
+    (one query, whatever the number of anchors); an anchor that is not sec-N-M is skipped."""
+    rows = Section.objects.filter(slug__in=set(anchors)).only("slug", "title", "title_en")
+    titles = {row.slug: row.shown_title for row in rows}
+    links = []
+    for anchor in anchors:
+        match = _ANCHOR.fullmatch(anchor)
+        if match:
+            number = match[1].replace("-", ".")
+            links.append(
+                SectionLink(anchor, f"§{number}", titles.get(anchor, ""), section_url(number))
+            )
+    return links

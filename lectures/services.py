@@ -7,10 +7,10 @@ from pathlib import Path
 
 from django.db import transaction
 from django.db.models import F
-from django.urls import reverse
 from django.utils import timezone
 
 from lectures import fastpath
+from lectures.anchors import section_url
 from lectures.content import (
     ContentError,
     ParsedLecture,
@@ -38,11 +38,6 @@ class ImportReport:
     def merge(self, other: ImportReport) -> None:
         for name in ("created", "updated", "unchanged", "deleted", "conflicts", "errors"):
             getattr(self, name).extend(getattr(other, name))
-
-
-def section_url(number: str) -> str:
-    lecture = number.split(".")[0]
-    return reverse("lectures:detail", args=[int(lecture)]) + "#sec-" + number.replace(".", "-")
 
 
 def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:

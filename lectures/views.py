@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from lectures import fastpath, fragments, selectors, services
+from lectures.anchors import section_url
 from lectures.search import normalize_query, search_sections
 
 
@@ -89,7 +90,7 @@ def section_read_toggle(request: HttpRequest, pk: int) -> HttpResponse:
     want = request.POST.get("read") == "1"
     is_read = services.section_read_set(user=request.user, section=section, read=want)
     if not request.htmx:  # plain form post (no JavaScript): back to the section
-        return redirect(services.section_url(section.number))
+        return redirect(section_url(section.number))
     progress = selectors.lecture_progress(user=request.user, lecture=section.lecture)
     context = {"section": section, "is_read": is_read, "progress": progress, "oob": True}
     return render(request, "lectures/partials/read_toggle_response.html", context)

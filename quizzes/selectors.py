@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from accounts.language import page_lang
+from lectures.selectors import SectionLink, section_links
 from quizzes import clock
 from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
@@ -42,6 +43,7 @@ class QuestionView:
     points: Decimal | None = None
     params: dict = field(default_factory=dict)
     worth: Decimal | None = None  # what the question is worth in this quiz / attempt
+    section_link: SectionLink | None = None  # the notes' section the explanation points back to
 
 
 # Enough digits to be graded right when typed back, for any tolerance (17 round-trips a float).
@@ -132,6 +134,8 @@ def questions_as_seen(
     """The questions exactly as a student with this seed sees them (staff preview and bank
     browsing use it with a chosen seed; a student's attempt with its own)."""
     questions = Question.objects.prefetch_related("choices").in_bulk(question_ids)
+    anchors = sorted({questions[qid].section for qid in question_ids})
+    links = {link.anchor: link for link in section_links(anchors=anchors)}
     answers = answers or {}
     en = page_lang() == "en"  # question text comes from the *_en fields
     views = []
@@ -163,6 +167,7 @@ def questions_as_seen(
                 points=answer.points if answer else None,
                 params=dict(variant.params) if variant else {},
                 worth=points_in(points_map, question),
+                section_link=links.get(question.section),
             )
         )
     return views

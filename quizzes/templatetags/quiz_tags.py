@@ -40,18 +40,6 @@ def stem_code(text: str) -> SafeString:
 
 
 @register.filter
-def section_url(anchor: str) -> str:
-    """sec-5-14 -> /lectures/5/#sec-5-14 (the lectures app uses the notes' numbering)."""
-    match = re.match(r"^sec-(\d+)-\d+$", anchor)
-    return f"/lectures/{match.group(1)}/#{anchor}" if match else "/lectures/"
-
-
-@register.filter
-def section_label(anchor: str) -> str:
-    return "§" + anchor.removeprefix("sec-").replace("-", ".")
-
-
-@register.filter
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{value * 100:.0f}%"
 
