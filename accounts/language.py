@@ -14,3 +14,12 @@ def in_page_language(zh: str, en: str) -> str:
     """Staff-written or imported words that have an optional English version: the English one on
     English pages when there is one, else the Chinese one."""
     return en if en and page_lang() == "en" else zh
+
+
+def mark_field_languages(fields: dict) -> None:
+    """A form field ``x`` with an English twin ``x_en`` holds the Chinese version: each input
+    carries its language (lang="zh-CN" / "en"), so its value is read right on a page of the other."""
+    for name in fields:
+        if name.endswith("_en") and name.removesuffix("_en") in fields:
+            fields[name.removesuffix("_en")].widget.attrs["lang"] = "zh-CN"
+            fields[name].widget.attrs["lang"] = "en"

@@ -113,6 +113,18 @@ def quiz_publish_set(*, quiz: Quiz, published: bool) -> Quiz:
 # --- questions written on the staff pages -----------------------------------------------------
 
 
+class QuestionInvalid(QuizError):
+    """A question the bank's checks refuse; ``field`` names the form field at fault, or ""."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# The bank file's key -> the staff form's field, where they differ.
+_FORM_FIELD = {"choices.en": "choices_en", "tolerance": "abs_tol"}
+
+
 def question_raw(data: dict) -> dict:
     """The form's cleaned data as a bank-file question mapping (the YAML format's keys)."""
     raw: dict = {
@@ -125,15 +137,9 @@ def question_raw(data: dict) -> dict:
     }
     if data.get("tag"):
         raw["tag"] = data["tag"]
+    raw |= {key: data[key] for key in ("stem_en", "explanation_en") if data.get(key)}
     if data["qtype"] in ("single", "multiple"):
-        raw["choices"] = [
-            {
-                "text": line.lstrip("*").strip(),
-                **({"correct": True} if line.startswith("*") else {}),
-            }
-            for line in (data.get("choices") or "").splitlines()
-            if line.strip()
-        ]
+        raw["choices"] = _choices_raw(data.get("choices") or "", data.get("choices_en") or "")
     elif data["qtype"] == "truefalse":
         raw["answer"] = data.get("answer", "").strip().lower() in ("true", "对", "1", "yes")
     elif data["qtype"] == "numeric":
@@ -141,18 +147,43 @@ def question_raw(data: dict) -> dict:
         raw["tolerance"] = {"abs": str(data.get("abs_tol") or 0)}
         if data.get("unit"):
             raw["unit"] = data["unit"]
+        if data.get("unit_en"):
+            raw["unit_en"] = data["unit_en"]
     return raw
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _choices_raw(chinese: str, english: str) -> list[dict]:
+    """One choice a line, * before the right ones; the English lines go with the Chinese ones in
+    order (a * there is ignored: which choices are right is said once, on the Chinese lines)."""
+    zh, en = _lines(chinese), [line.lstrip("*").strip() for line in _lines(english)]
+    if len(en) > len(zh):
+        raise QuestionInvalid(
+            _("英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。") % {"en": len(en), "zh": len(zh)},
+            "choices_en",
+        )
+    return [
+        {
+            "text": line.lstrip("*").strip(),
+            **({"correct": True} if line.startswith("*") else {}),
+            **({"en": en[i]} if i < len(en) else {}),
+        }
+        for i, line in enumerate(zh)
+    ]
 
 
 @transaction.atomic
 def question_create_staff(*, lecture: int, data: dict) -> Question:
     """Validate like a bank file's question, then store it as the staff pages' own."""
     if Question.objects.filter(bank_id=data["bank_id"]).exists():
-        raise QuizError(_("题目编号“%(id)s”已被使用。") % {"id": data["bank_id"]})
+        raise QuestionInvalid(_("题目编号“%(id)s”已被使用。") % {"id": data["bank_id"]}, "bank_id")
     try:
         spec: QuestionSpec = parse_question("staff", 0, question_raw(data), lecture, None)
     except BankError as exc:
-        raise QuizError(str(exc).removeprefix("staff: ")) from exc
+        raise QuestionInvalid(exc.message, _FORM_FIELD.get(exc.key, exc.key)) from exc
     question = Question.objects.create(
         bank_id=spec.id, origin="staff", **_question_fields(spec, source_file="")
     )

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from quizzes.generators import GENERATORS, generate
 
@@ -37,14 +39,24 @@ TYPE_KEYS = {
 }
 
 
+# Messages said in more than one place (in the reader's language: staff pages and commands alike).
+_NON_EMPTY = gettext_lazy("“%(key)s”必须是非空字符串")
+ID_TAKEN = gettext_lazy("编号已在 %(file)s 中使用")
+
+
 class BankError(ValueError):
     """A malformed bank file or question; the message names the file and question id."""
 
-    def __init__(self, file: str, question_id: str | None, message: str) -> None:
+    def __init__(self, file: str, question_id: str | None, message: str, key: str = "") -> None:
         self.file = file
         self.question_id = question_id
-        where = f"{file}: question {question_id}" if question_id else file
-        super().__init__(f"{where}: {message}")
+        self.message = message  # without the file and id: the staff pages' form shows it alone
+        self.key = key  # the question's key at fault ("choices.en": a choice's English), or ""
+        if question_id:
+            text = _("%(file)s：题目 %(id)s：%(message)s")
+        else:
+            text = _("%(file)s：%(message)s")
+        super().__init__(text % {"file": file, "id": question_id, "message": message})
 
 
 def choice_key(text: str) -> str:
@@ -110,24 +122,24 @@ def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise BankError(name, None, f"not valid YAML: {exc}") from exc
+        raise BankError(name, None, _("不是有效的 YAML：%(error)s") % {"error": exc}) from exc
     if not isinstance(data, dict):
-        raise BankError(name, None, "top level must be a mapping with lecture, title, questions")
+        raise BankError(name, None, _("顶层必须是含 lecture、title、questions 的映射"))
     lecture = data.get("lecture")
     if not isinstance(lecture, int) or lecture < 1:
-        raise BankError(name, None, "'lecture' must be a positive integer")
+        raise BankError(name, None, _("lecture 必须是正整数"))
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
-        raise BankError(name, None, "'title' must be a non-empty string")
+        raise BankError(name, None, _NON_EMPTY % {"key": "title"})
     raw_questions = data.get("questions")
     if not isinstance(raw_questions, list) or not raw_questions:
-        raise BankError(name, None, "'questions' must be a non-empty list")
+        raise BankError(name, None, _("questions 必须是非空列表"))
     bank = BankFile(path=path, lecture=lecture, title=title.strip())
     seen: set[str] = set()
     for index, raw in enumerate(raw_questions):
         spec = _parse_question(name, index, raw, lecture, anchors)
         if spec.id in seen:
-            raise BankError(name, spec.id, "duplicate question id in this file")
+            raise BankError(name, spec.id, _("本文件中题目编号重复"))
         seen.add(spec.id)
         bank.questions.append(spec)
     return bank
@@ -137,13 +149,13 @@ def load_bank_dir(directory: Path, anchors: set[str] | None) -> list[BankFile]:
     """Validate every ``*.yaml`` file in ``directory``; ids must be unique across files."""
     files = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml"))
     if not files:
-        raise BankError(str(directory), None, "no *.yaml question files found")
+        raise BankError(str(directory), None, _("没有找到 *.yaml 题库文件"))
     banks = [load_bank_file(p, anchors) for p in files]
     owner: dict[str, str] = {}
     for bank in banks:
         for q in bank.questions:
             if q.id in owner:
-                raise BankError(bank.path.name, q.id, f"id already used in {owner[q.id]}")
+                raise BankError(bank.path.name, q.id, ID_TAKEN % {"file": owner[q.id]})
             owner[q.id] = bank.path.name
     return banks
 
@@ -157,23 +169,29 @@ def _parse_question(
     require_tag: bool = True,
 ) -> QuestionSpec:
     if not isinstance(raw, dict):
-        raise BankError(name, f"#{index + 1}", "each question must be a mapping")
+        raise BankError(name, f"#{index + 1}", _("每道题必须是一个映射"))
     qid = raw.get("id")
     if not isinstance(qid, str) or not ID_RE.match(qid):
         label = f"#{index + 1}" if not isinstance(qid, str) else qid
-        raise BankError(name, label, "'id' must match [a-z0-9][a-z0-9-]* (max 64 chars)")
+        raise BankError(name, label, _("id 必须匹配 [a-z0-9][a-z0-9-]*（最长 64 个字符）"))
     qtype = raw.get("type")
     if qtype not in QUESTION_TYPES:
-        raise BankError(name, qid, f"'type' must be one of {', '.join(QUESTION_TYPES)}")
+        raise BankError(
+            name, qid, _("type 必须是以下之一：%(types)s") % {"types": ", ".join(QUESTION_TYPES)}
+        )
     unknown = set(raw) - COMMON_KEYS - TYPE_KEYS[qtype]
     if unknown:
-        raise BankError(name, qid, f"unknown keys for {qtype}: {', '.join(sorted(unknown))}")
+        keys = ", ".join(sorted(unknown))
+        raise BankError(
+            name, qid, _("%(type)s 题不认识的键：%(keys)s") % {"type": qtype, "keys": keys}
+        )
     section = _parse_section(name, qid, raw.get("section"), anchors)
     stem = _text(name, qid, raw, "stem")
     explanation = _text(name, qid, raw, "explanation")
     number = section.removeprefix("sec-").replace("-", ".")
     if f"§{number}" not in explanation:
-        raise BankError(name, qid, f"explanation must name its section (§{number})")
+        message = _("解析必须注明所属章节（§%(number)s）") % {"number": number}
+        raise BankError(name, qid, message, key="explanation")
     base = {
         "id": qid,
         "lecture": lecture,
@@ -206,41 +224,52 @@ def _parse_tag_and_english(
     any is shown in Chinese. The course's own bank is checked complete by test_bank_counts."""
     tag = raw.get("tag", "")
     if (tag_required or tag) and tag not in QUESTION_TAGS:
-        raise BankError(name, qid, f"'tag' must be one of {', '.join(QUESTION_TAGS)}")
+        raise BankError(
+            name, qid, _("tag 必须是以下之一：%(tags)s") % {"tags": ", ".join(QUESTION_TAGS)}, "tag"
+        )
     choices = typed.get("choices", ())
     if not ({"stem_en", "explanation_en"} & set(raw) or any(c.text_en for c in choices)):
         return {"tag": tag}
     stem_en = _text(name, qid, raw, "stem_en")
     explanation_en = _text(name, qid, raw, "explanation_en")
     if "§" not in explanation_en:
-        raise BankError(name, qid, "explanation_en must name its section like the Chinese one")
+        raise BankError(
+            name,
+            qid,
+            _("英文解析（explanation_en）必须像中文解析一样注明章节（§）"),
+            key="explanation_en",
+        )
     if typed.get("generator"):
         _check_placeholders(name, qid, typed["generator"], stem_en)
     missing = [i + 1 for i, c in enumerate(choices) if not c.text_en]
     if missing:
-        raise BankError(name, qid, f"choice {missing[0]} has no English text ('en')")
+        raise BankError(
+            name, qid, _("选项 %(n)d 没有英文（en）") % {"n": missing[0]}, key="choices.en"
+        )
     return {"tag": tag, "stem_en": stem_en, "explanation_en": explanation_en}
 
 
 def _parse_section(name: str, qid: str, section: object, anchors: set[str] | None) -> str:
     if not isinstance(section, str) or not ANCHOR_RE.match(section):
-        raise BankError(name, qid, "'section' must look like sec-N-M (the notes' numbering N.M)")
+        raise BankError(name, qid, _("section 必须形如 sec-N-M（讲义编号 N.M）"), key="section")
     if anchors is not None and section not in anchors:
-        raise BankError(name, qid, f"section anchor {section} does not exist in the notes")
+        raise BankError(
+            name, qid, _("讲义中没有章节锚点 %(section)s") % {"section": section}, key="section"
+        )
     return section
 
 
 def _text(name: str, qid: str, raw: dict, key: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise BankError(name, qid, f"'{key}' must be a non-empty string")
+        raise BankError(name, qid, _NON_EMPTY % {"key": key}, key=key)
     return value.strip()
 
 
 def _points(name: str, qid: str, value: object) -> Decimal:
     number = _decimal(value)
     if number is None or number <= 0:
-        raise BankError(name, qid, "'points' must be a positive number")
+        raise BankError(name, qid, _("points 必须是正数"), key="points")
     return number
 
 
@@ -257,62 +286,71 @@ def _decimal(value: object) -> Decimal | None:
 def _parse_choices(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
     choices = raw.get("choices")
     if not isinstance(choices, list) or len(choices) < 2:
-        raise BankError(name, qid, "needs a 'choices' list with at least 2 choices")
+        raise BankError(name, qid, _("至少需要 2 个选项（choices 列表）"), key="choices")
     if len(choices) > len(string.ascii_lowercase):
-        raise BankError(name, qid, "too many choices (max 26)")
+        raise BankError(
+            name, qid, _("选项过多（最多 %(max)d 个）") % {"max": len(string.ascii_lowercase)}
+        )
     parsed = []
     for i, choice in enumerate(choices):
         if not isinstance(choice, dict) or not isinstance(choice.get("text"), str):
-            raise BankError(name, qid, f"choice {i + 1} must be a mapping with a 'text' string")
+            raise BankError(name, qid, _("选项 %(n)d 必须是含 text 字符串的映射") % {"n": i + 1})
         if set(choice) - {"text", "en", "correct"}:
-            raise BankError(name, qid, f"choice {i + 1} has unknown keys (only text, en, correct)")
+            raise BankError(
+                name, qid, _("选项 %(n)d 含不认识的键（只允许 text、en、correct）") % {"n": i + 1}
+            )
         correct = choice.get("correct", False)
         if not isinstance(correct, bool):
-            raise BankError(name, qid, f"choice {i + 1}: 'correct' must be true or false")
+            raise BankError(name, qid, _("选项 %(n)d：correct 必须是 true 或 false") % {"n": i + 1})
         text = choice["text"].strip()
         if not text:
-            raise BankError(name, qid, f"choice {i + 1} has empty text")
+            raise BankError(name, qid, _("选项 %(n)d 的内容为空") % {"n": i + 1}, key="choices")
         text_en = choice.get("en", "")
         if not isinstance(text_en, str):
-            raise BankError(name, qid, f"choice {i + 1}: 'en' must be a string")
+            raise BankError(name, qid, _("选项 %(n)d：en 必须是字符串") % {"n": i + 1})
         parsed.append(
             ChoiceSpec(key=choice_key(text), text=text, correct=correct, text_en=text_en.strip())
         )
     if len({c.text for c in parsed}) != len(parsed):
-        raise BankError(name, qid, "two choices have the same text")
+        raise BankError(name, qid, _("有两个选项内容相同"), key="choices")
     if len({c.key for c in parsed}) != len(parsed):
-        raise BankError(name, qid, "two choices hash to the same key; reword one of them")
+        raise BankError(
+            name, qid, _("有两个选项的键相同（哈希冲突），请改写其中一个"), key="choices"
+        )
     n_correct = sum(c.correct for c in parsed)
     if qtype == "single" and n_correct != 1:
         raise BankError(
-            name, qid, f"single choice must have exactly one correct choice (has {n_correct})"
+            name,
+            qid,
+            _("单选题必须恰有一个正确选项（现有 %(n)d 个）") % {"n": n_correct},
+            "choices",
         )
     if qtype == "multiple" and n_correct < 1:
-        raise BankError(name, qid, "multiple choice must have at least one correct choice")
+        raise BankError(name, qid, _("多选题至少要有一个正确选项"), key="choices")
     return {"choices": tuple(parsed)}
 
 
 def _parse_truefalse(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
     answer = raw.get("answer")
     if not isinstance(answer, bool):
-        raise BankError(name, qid, "true/false question needs 'answer: true' or 'answer: false'")
+        raise BankError(name, qid, _("判断题需要 answer: true 或 answer: false"))
     return {"answer": answer}
 
 
 def _parse_numeric(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
     answer = _decimal(raw.get("answer"))
     if answer is None:
-        raise BankError(name, qid, "numeric question needs a numeric 'answer'")
+        raise BankError(name, qid, _("数值题需要数值答案（answer）"), key="answer")
     tolerance = raw.get("tolerance")
     if not isinstance(tolerance, dict) or not tolerance or set(tolerance) - {"abs", "rel"}:
-        raise BankError(name, qid, "'tolerance' must be a mapping with 'abs' and/or 'rel'")
+        raise BankError(name, qid, _("tolerance 必须是含 abs 和/或 rel 的映射"))
     abs_tol = _decimal(tolerance.get("abs", 0))
     rel_tol = _decimal(tolerance.get("rel", 0))
     if abs_tol is None or rel_tol is None or abs_tol < 0 or rel_tol < 0:
-        raise BankError(name, qid, "tolerance values must be non-negative numbers")
+        raise BankError(name, qid, _("允许误差必须是非负数"), key="tolerance")
     unit, unit_en = raw.get("unit", ""), raw.get("unit_en", raw.get("unit", ""))
     if not isinstance(unit, str) or not isinstance(unit_en, str):
-        raise BankError(name, qid, "'unit' and 'unit_en' must be strings")
+        raise BankError(name, qid, _("unit 与 unit_en 必须是字符串"))
     return {
         "answer": answer,
         "abs_tol": abs_tol,
@@ -325,7 +363,7 @@ def _parse_numeric(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dic
 def _parse_param(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
     generator = raw.get("generator")
     if not isinstance(generator, str) or generator not in GENERATORS:
-        raise BankError(name, qid, f"unknown generator {generator!r}")
+        raise BankError(name, qid, _("未知的生成器 %(generator)s") % {"generator": repr(generator)})
     _check_placeholders(name, qid, generator, stem)
     return {"generator": generator}
 
@@ -338,7 +376,8 @@ def _check_placeholders(name: str, qid: str, generator: str, stem: str) -> None:
         raise BankError(
             name,
             qid,
-            f"stem placeholders not produced by {generator}: {', '.join(sorted(missing))}",
+            _("题干中的占位符不由 %(generator)s 生成：%(names)s")
+            % {"generator": generator, "names": ", ".join(sorted(missing))},
         )
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.language import mark_field_languages
 from pdcsite.formfields import column_decimal
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
@@ -54,6 +55,10 @@ class QuizSettingsForm(forms.ModelForm):
             "shuffle_choices",
         )
         widgets = {"opens_at": _DATETIME, "closes_at": _DATETIME, "late_until": _DATETIME}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        mark_field_languages(self.fields)
 
 
 POINTS_MIN = Decimal("0.01")  # points, not a fraction: the smallest a question can be worth
@@ -114,8 +119,19 @@ class QuestionForm(forms.Form):
     qtype = forms.ChoiceField(label=_("题型"), choices=_AUTHOR_TYPES)
     tag = forms.ChoiceField(label=_("考查层次"), choices=Question.Tag.choices)
     stem = forms.CharField(label=_("题干"), widget=forms.Textarea(attrs={"rows": 3}))
+    stem_en = forms.CharField(
+        label=_("题干（英文）"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("英文可以不写；写了英文，题干、解析和每个选项都要有英文。"),
+    )
     choices = forms.CharField(
         label=_("选项（每行一个，正确项以 * 开头）"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    choices_en = forms.CharField(
+        label=_("选项（英文，每行一个，与中文选项同序）"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
@@ -126,9 +142,19 @@ class QuestionForm(forms.Form):
         Question, "abs_tol", label=_("允许误差（绝对值）"), required=False, min_value=0
     )
     unit = forms.CharField(label=_("单位"), required=False, max_length=32)
+    unit_en = forms.CharField(label=_("单位（英文）"), required=False, max_length=32)
     explanation = forms.CharField(
         label=_("解析（须注明章节，如 §5.3）"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+    explanation_en = forms.CharField(
+        label=_("解析（英文，同样注明章节）"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
     points = column_decimal(
         Question, "points", label=_("分值"), min_value=POINTS_MIN, initial=Decimal("1")
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        mark_field_languages(self.fields)

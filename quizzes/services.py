@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 from gradebook.reasons import Reason
 from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
-from quizzes.bank import BankError, BankFile, QuestionSpec
+from quizzes.bank import ID_TAKEN, BankError, BankFile, QuestionSpec
 from quizzes.generators import variant_seed
 from quizzes.grading import AnswerFormatError, AnswerOutOfRange, parse_number, scaled_score
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz, QuizQuestion
@@ -113,7 +113,7 @@ def bank_import_file(bank: BankFile) -> ImportResult:
     }
     for spec in bank.questions:
         if spec.id in taken:
-            raise BankError(bank.path.name, spec.id, f"id already used in {taken[spec.id]}")
+            raise BankError(bank.path.name, spec.id, ID_TAKEN % {"file": taken[spec.id]})
         if spec.id in staff_rows:
             _keep_staff_question(bank.path.name, staff_rows[spec.id], spec)
             result.unchanged += 1
@@ -150,8 +150,10 @@ def _keep_staff_question(file: str, question: Question, spec: QuestionSpec) -> N
         raise BankError(
             file,
             spec.id,
-            "this id belongs to a question written on the staff pages; the import never "
-            "overwrites it (rename the question in the file, or edit it on the staff pages)",
+            _(
+                "该编号属于网页编写的题目，导入永远不会覆盖它"
+                "（请在文件中给题目改用别的编号，或在教师页面修改该题）"
+            ),
         )
 
 

@@ -137,7 +137,7 @@ def test_question_written_in_the_browser_is_validated_stored_and_exported(
     client_ta, tmp_path: Path
 ) -> None:
     bad = client_ta.post(f"{STAFF}bank/new/", QUESTION | {"explanation": "没有章节"})
-    assert bad.status_code == 400 and "§5.3" in bad.content.decode()
+    assert bad.status_code == 400 and "解析必须注明所属章节（§5.3）" in bad.content.decode()
     assert not Question.objects.exists()
     assert client_ta.post(f"{STAFF}bank/new/", QUESTION).status_code == 302
     question = Question.objects.get(bank_id="l5-ui01")
@@ -155,7 +155,7 @@ def test_question_written_in_the_browser_is_validated_stored_and_exported(
 
     changed = path.read_text(encoding="utf-8").replace("屋脊点左侧的算子", "屋脊点右侧的算子")
     path.write_text(changed, encoding="utf-8")
-    with pytest.raises(BankError, match="staff pages"):
+    with pytest.raises(BankError, match="网页编写的题目"):
         bank_import_file(load_bank_file(path, anchors=None))
     question.refresh_from_db()
     assert question.stem.startswith("屋脊点左侧")  # the import never overwrote it

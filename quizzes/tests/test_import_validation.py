@@ -1,5 +1,8 @@
 """Must hold 1 (importer): each kind of malformed question is rejected with an error naming the
-file and the question id; import is atomic per file and idempotent."""
+file and the question id; import is atomic per file and idempotent.
+
+The messages are in the reader's language (the staff pages show them too); these tests read them
+in English, and the last one checks the Chinese words of a few."""
 
 import textwrap
 from pathlib import Path
@@ -7,11 +10,19 @@ from pathlib import Path
 import pytest
 import yaml
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from quizzes.bank import BankError, load_bank_file
 from quizzes.models import Choice, Question, Quiz
 
 ANCHORS = {"sec-1-17", "sec-2-26"}
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    with translation.override("en"):
+        yield
+
 
 GOOD = """
   - id: t-single
@@ -269,3 +280,20 @@ def test_changed_question_is_updated_in_place(bank: Path) -> None:
     question = Question.objects.get(bank_id="t-single")
     assert question.pk == pk
     assert list(question.choices.values_list("text", flat=True)) == ["甲", "丙"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "chinese"),
+    [
+        ("single_two_correct", "单选题必须恰有一个正确选项（现有 2 个）"),
+        ("explanation_without_section", "解析必须注明所属章节（§1.17）"),
+        ("english_choice_missing", "选项 2 没有英文（en）"),
+    ],
+)
+def test_messages_are_in_the_readers_language(tmp_path: Path, kind: str, chinese: str) -> None:
+    base, changes, english = BAD_QUESTIONS[kind]
+    path = _write(tmp_path, GOOD + _question(base, changes))
+    with translation.override("zh-hans"), pytest.raises(BankError) as info:
+        load_bank_file(path, ANCHORS)
+    assert str(info.value) == f"lec.yaml：题目 bad-q：{chinese}" and english not in str(info.value)
+    assert info.value.message == chinese
