@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.utils.translation import get_language
 
 
@@ -23,3 +24,11 @@ def mark_field_languages(fields: dict) -> None:
         if name.endswith("_en") and name.removesuffix("_en") in fields:
             fields[name.removesuffix("_en")].widget.attrs["lang"] = "zh-CN"
             fields[name].widget.attrs["lang"] = "en"
+
+
+class LanguageMarkedModelForm(forms.ModelForm):
+    """A model form (the admin's included) whose Chinese/English field pairs say their language."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        mark_field_languages(self.fields)

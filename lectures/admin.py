@@ -7,7 +7,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from accounts.language import page_lang
+from accounts.language import LanguageMarkedModelForm, page_lang
 from lectures.anchors import section_url
 from lectures.figures import in_language
 from lectures.models import CoursePage, Lecture, Section
@@ -64,6 +64,7 @@ class SectionInline(admin.TabularInline):
 @admin.register(Lecture)
 class LectureAdmin(PreviewMixin, admin.ModelAdmin):
     preview_field = "intro_md"
+    form = LanguageMarkedModelForm
     list_display = ("number", "title", "module", "imported_at")
     fields = (
         "number",
@@ -87,6 +88,7 @@ class LectureAdmin(PreviewMixin, admin.ModelAdmin):
 
 @admin.register(Section)
 class SectionAdmin(PreviewMixin, admin.ModelAdmin):
+    form = LanguageMarkedModelForm
     list_display = ("number", "title", "lecture", "edited_at")
     list_filter = ("lecture",)
     search_fields = ("number", "title", "search_body")

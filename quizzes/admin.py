@@ -6,13 +6,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from accounts.language import LanguageMarkedModelForm
 from gradebook.services import grade_item_late_policy_set
 from quizzes.access import can_publish
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.services import quiz_gradebook_item, quiz_late_policy
 
 
-class ChoiceForm(forms.ModelForm):
+class ChoiceForm(LanguageMarkedModelForm):
     class Meta:
         model = Choice
         fields = ("key", "position", "text", "text_en", "correct")
@@ -46,6 +47,7 @@ class QuestionAdmin(admin.ModelAdmin):
     list_filter = ("lecture", "qtype")
     search_fields = ("bank_id", "stem")
     inlines = [ChoiceInline]
+    form = LanguageMarkedModelForm
 
 
 class PoolForm(forms.ModelForm):
@@ -71,6 +73,7 @@ class QuizAdmin(admin.ModelAdmin):
     list_filter = ("kind", "published")
     prepopulated_fields = {"slug": ("title",)}
     inlines = [PoolInline]
+    form = LanguageMarkedModelForm
     fieldsets = (
         (
             None,

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.language import mark_field_languages
+from accounts.language import LanguageMarkedModelForm, mark_field_languages
 from pdcsite.formfields import column_decimal
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
@@ -33,7 +33,7 @@ class BankFilterForm(forms.Form):
     )
 
 
-class QuizSettingsForm(forms.ModelForm):
+class QuizSettingsForm(LanguageMarkedModelForm):
     class Meta:
         model = Quiz
         fields = (
@@ -55,10 +55,6 @@ class QuizSettingsForm(forms.ModelForm):
             "shuffle_choices",
         )
         widgets = {"opens_at": _DATETIME, "closes_at": _DATETIME, "late_until": _DATETIME}
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        mark_field_languages(self.fields)
 
 
 POINTS_MIN = Decimal("0.01")  # points, not a fraction: the smallest a question can be worth
