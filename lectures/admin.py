@@ -5,6 +5,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import path
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm, page_lang
@@ -17,10 +18,27 @@ from lectures.services import lecture_save_staff_edit, section_save_staff_edit
 PREVIEW_JS = "lectures/admin_preview.js"
 
 
+class MarkdownCheckedForm(LanguageMarkedModelForm):
+    """Markdown the renderer refuses (an unclosed ``` fence, an unknown figure) is an error at its
+    field, with its line: saving it was a server error that lost the staff member's edit."""
+
+    def clean(self) -> dict:
+        data = super().clean()
+        for name in ("body_md", "intro_md"):
+            if name in self.fields and data.get(name):
+                try:
+                    render_markdown(data[name], link=section_url)
+                except RenderError as exc:
+                    self.add_error(name, exc.at_line())
+        return data
+
+
 class PreviewMixin:
-    """Adds a live Markdown preview (server-rendered, same pipeline as the import) to the form."""
+    """Adds a live Markdown preview (server-rendered, same pipeline as the import) to the form,
+    and refuses to save what the preview cannot render."""
 
     preview_field = "body_md"
+    form = MarkdownCheckedForm
 
     class Media:
         js = (PREVIEW_JS,)
@@ -33,12 +51,12 @@ class PreviewMixin:
 
     def preview_view(self, request: HttpRequest) -> JsonResponse:
         if request.method != "POST":
-            return JsonResponse({"error": "POST only"}, status=405)
+            return JsonResponse({"error": gettext("只接受 POST 请求。")}, status=405)
         try:
             html = render_markdown(request.POST.get("markdown", ""), link=section_url).html
             html = in_language(html, page_lang())
         except RenderError as exc:
-            return JsonResponse({"error": f"line {exc.line}: {exc}"}, status=400)
+            return JsonResponse({"error": exc.at_line()}, status=400)
         return JsonResponse({"html": html})
 
     @admin.display(description=_("预览"))
@@ -64,7 +82,6 @@ class SectionInline(admin.TabularInline):
 @admin.register(Lecture)
 class LectureAdmin(PreviewMixin, admin.ModelAdmin):
     preview_field = "intro_md"
-    form = LanguageMarkedModelForm
     list_display = ("number", "title", "module", "imported_at")
     fields = (
         "number",
@@ -88,7 +105,6 @@ class LectureAdmin(PreviewMixin, admin.ModelAdmin):
 
 @admin.register(Section)
 class SectionAdmin(PreviewMixin, admin.ModelAdmin):
-    form = LanguageMarkedModelForm
     list_display = ("number", "title", "lecture", "edited_at")
     list_filter = ("lecture",)
     search_fields = ("number", "title", "search_body")

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import markdown
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown.extensions.toc import TocExtension, slugify_unicode
 from pygments import highlight
@@ -61,12 +63,19 @@ class MlirLexer(RegexLexer):
     }
 
 
+_UNCLOSED_FENCE = gettext_lazy("以 ``` 开始的代码块没有结束。")
+
+
 class RenderError(ValueError):
     """Markdown that cannot be rendered; ``line`` is 1-based within the rendered text."""
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
         self.line = line
+
+    def at_line(self) -> str:
+        """The message with its line, as staff read it next to the box they typed in."""
+        return _("第 %(line)d 行：%(message)s") % {"line": self.line, "message": self}
 
 
 @dataclass
@@ -163,11 +172,11 @@ def _cut_code(text: str, code: _Stash) -> tuple[str, int]:
         while i < len(lines) and lines[i].strip() != "```":
             inner = FENCE_RE.match(lines[i])
             if inner and inner["lang"]:
-                raise RenderError("code block opened with ``` is never closed", start + 1)
+                raise RenderError(_UNCLOSED_FENCE, start + 1)
             body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
         if i == len(lines):
-            raise RenderError("code block opened with ``` is never closed", start + 1)
+            raise RenderError(_UNCLOSED_FENCE, start + 1)
         out += ["", indent + code.put(highlight_code("\n".join(body), m["lang"])), ""]
         count += 1
         i += 1
@@ -181,7 +190,8 @@ def _cut_figures(text: str, stash: _Stash) -> str:
 
     def repl(m: re.Match[str]) -> str:
         if m["slug"] not in BY_SLUG:
-            raise RenderError(f"unknown figure {m['slug']!r}", text.count("\n", 0, m.start()) + 1)
+            line = text.count("\n", 0, m.start()) + 1
+            raise RenderError(_("没有名为 %(slug)s 的图。") % {"slug": m["slug"]}, line)
         return stash.put(figure_slot(m["slug"]))
 
     return FIGURE_RE.sub(repl, text)

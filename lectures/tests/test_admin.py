@@ -37,7 +37,10 @@ def test_preview_endpoint_renders_markdown_for_staff_only(
     drawn = json.loads(client_instructor.post(url, {"markdown": "!figure roofline\n"}).content)
     assert "<svg" in drawn["html"] and "编者补充" in drawn["html"]  # the slot, filled
     bad = client_instructor.post(url, {"markdown": "```c\nint x;\n"})
-    assert bad.status_code == 400 and "never closed" in json.loads(bad.content)["error"]
+    assert (
+        bad.status_code == 400
+        and "第 1 行：以 ``` 开始的代码块没有结束" in json.loads(bad.content)["error"]
+    )
     assert client_a.post(url, {"markdown": "x"}).status_code == 302  # to the admin login
 
 
