@@ -23,7 +23,7 @@ from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_s
 from gradinglab import dispatch
 from gradinglab.access import lab_may
 from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
-from gradinglab.services import rescore, results, submissions
+from gradinglab.services import rescore, results, submissions, workers
 from lectures.rendering import highlight_code
 
 
@@ -34,26 +34,38 @@ def _object_url(model_admin: admin.ModelAdmin, action: str, view, name: str):
 
 @admin.register(Problem)
 class ProblemAdmin(admin.ModelAdmin):
+    """Everything a problem is comes from its package on disk (`sync_problems`). Edited here, its
+    scoring or tolerances would change grades with no change to the package, and the publishing
+    check (a hash of the package) would still pass: so the admin shows a problem, never edits it."""
+
     list_display = ("slug", "title_zh", "bound", "active", "publishable_mark", "checked_at")
     search_fields = ("slug", "title_zh", "title_en")
-    readonly_fields = (
+    fields = readonly_fields = (
+        "slug",
+        "title_zh",
+        "title_en",
+        "statement_zh",
+        "statement_en",
+        "sections",
+        "backends",
+        "entry_point",
+        "dtypes",
+        "tolerances",
+        "tests",
+        "benchmarks",
+        "scoring",
+        "bound",
+        "active",
         "content_sha256",
         "synced_at",
         "checked_sha256",
         "checked_at",
         "report",
-        "statement_zh",
-        "statement_en",
     )
-    exclude = ("check_report",)
     actions = ["run_publishing_check"]
 
-    def get_exclude(self, request: HttpRequest, obj=None):
-        exclude = list(super().get_exclude(request, obj) or ())
-        if not self.has_change_permission(request, obj):
-            # A reader who cannot edit gets the statements rendered (below), not their HTML as text.
-            exclude += ["statement_zh_html", "statement_en_html"]
-        return exclude
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # problems come from packages (manage.py sync_problems)
 
     # The statements are the sync's own rendering of the content files, shown as HTML on the lab pages too.
     @admin.display(description=_("中文题面"))
@@ -318,10 +330,73 @@ class SubmissionAdmin(admin.ModelAdmin):
         return lab_may(request.user, "flag")
 
 
+class WorkerNodeForm(forms.ModelForm):
+    kind = forms.ChoiceField(label=_("类型"))
+
+    class Meta:
+        model = WorkerNode
+        fields = ("name", "kind", "device", "active")
+        # The model's "名称" is also an assignment's title (one English word per message).
+        labels = {"name": _("评测机名称")}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(kind, kind) for kind in workers.worker_kinds()]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        try:
+            workers.worker_spec_check(kind=data.get("kind", ""), device=data.get("device", ""))
+        except workers.WorkerSpecInvalid as exc:
+            self.add_error(exc.field, str(exc))
+        return data
+
+
 @admin.register(WorkerNode)
 class WorkerNodeAdmin(admin.ModelAdmin):
+    """A grading host's credential. Adding one (or rotating its token) shows the raw token on the
+    page that answers, once: only its hash is stored, and it never travels in a cookie."""
+
+    form = WorkerNodeForm
     list_display = ("name", "kind", "device", "active", "last_heartbeat_at")
-    readonly_fields = ("token_hash", "last_heartbeat_at", "info")
+    readonly_fields = ("last_heartbeat_at", "info")
+    actions = ["rotate_tokens"]
+
+    def get_fields(self, request: HttpRequest, obj=None):
+        if obj is None:
+            return ("name", "kind", "device")  # active from the start; the rest comes later
+        return (*WorkerNodeForm.Meta.fields, *self.readonly_fields)
+
+    def save_model(self, request: HttpRequest, obj: WorkerNode, form, change: bool) -> None:
+        if change:
+            obj.save()
+            return
+        raw = workers.worker_token_create(name=obj.name, kind=obj.kind, device=obj.device)
+        obj.pk = WorkerNode.objects.get(name=obj.name).pk
+        request._new_worker_tokens = [(obj.name, raw)]
+
+    def response_add(self, request: HttpRequest, obj: WorkerNode, post_url_continue=None):
+        return self._tokens_page(request, request._new_worker_tokens)
+
+    @admin.action(description=_("轮换令牌（旧令牌立即失效）"))
+    def rotate_tokens(self, request: HttpRequest, queryset) -> HttpResponse:
+        tokens = [
+            (
+                node.name,
+                workers.worker_token_create(name=node.name, kind=node.kind, device=node.device),
+            )  # fmt: skip
+            for node in queryset
+        ]
+        return self._tokens_page(request, tokens)
+
+    def _tokens_page(self, request: HttpRequest, tokens: list[tuple[str, str]]) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("评测机令牌"),
+            "tokens": tokens,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/gradinglab/worker_tokens.html", context)
 
 
 @admin.register(RegradeRun)

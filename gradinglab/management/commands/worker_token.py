@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from gradinglab.runner.floors import peak_for_worker
-from gradinglab.services.workers import worker_token_create
+from gradinglab.services.workers import WorkerSpecInvalid, worker_token_create
 
 
 class Command(BaseCommand):
@@ -24,12 +22,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, action: str, name: str, kind: str, device: str, **options) -> None:
-        if kind != "cpu" and kind not in settings.GPU_KINDS:
-            raise CommandError(f"unknown kind {kind!r}; use cpu or one of {settings.GPU_KINDS}")
-        if device and peak_for_worker(kind, device) is None:
-            raise CommandError(
-                f"no peaks known for device {device!r} (gradinglab/runner/devices.py)"
-            )
-        raw = worker_token_create(name=name, kind=kind, device=device)
+        try:
+            raw = worker_token_create(name=name, kind=kind, device=device)
+        except WorkerSpecInvalid as exc:
+            raise CommandError(str(exc)) from exc
         self.stderr.write("Set this as PDC_WORKER_TOKEN on the worker host (shown once):")
         self.stdout.write(raw)

@@ -1,0 +1,89 @@
+"""The admin for grading hosts and problems.
+
+A worker added in the admin got no token (an empty hash: it could not authenticate, and a second
+one was a 500 on the unique hash), so adding a grading host needed a shell. Adding one now issues
+its token and shows it once on the answering page; rotating works from the list; a kind no queue
+serves or a device with no known peaks is refused at its field, as `worker_token` refuses it.
+
+A problem's definition (scoring, tolerances, tests) comes from its package: edited in the admin it
+changed grades with no package change while the publishing check, a hash of the package, still
+passed. The admin shows a problem and never writes one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from gradinglab.models import WorkerNode, token_hash
+from gradinglab.tests import labkit
+
+pytestmark = pytest.mark.django_db
+WORKERS = "/admin/gradinglab/workernode/"
+
+
+@pytest.fixture
+def root(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("root", password="x"))
+    return client
+
+
+def _token(page: str) -> str:
+    return re.search(r"<code>(wrk_[^<]+)</code>", page).group(1)
+
+
+def test_adding_a_worker_shows_its_token_once_and_the_token_works(root, client) -> None:
+    response = root.post(f"{WORKERS}add/", {"name": "gpu-a", "kind": "h100", "device": ""})
+    assert response.status_code == 200 and "PDC_WORKER_TOKEN" in response.content.decode()
+    raw = _token(response.content.decode())
+    node = WorkerNode.objects.get(name="gpu-a")
+    assert node.token_hash == token_hash(raw) and node.kind == "h100" and node.active
+    assert raw not in response.cookies.output() and raw not in root.get(WORKERS).content.decode()
+    second = root.post(f"{WORKERS}add/", {"name": "gpu-b", "kind": "cpu", "device": ""})
+    assert second.status_code == 200 and WorkerNode.objects.count() == 2  # was a 500
+    heartbeat = client.post(
+        "/api/v1/workers/heartbeat", {}, content_type="application/json",
+        headers={"authorization": f"Worker {raw}"},
+    )  # fmt: skip
+    assert heartbeat.status_code == 200
+
+
+def test_rotating_replaces_the_token(root) -> None:
+    response = root.post(f"{WORKERS}add/", {"name": "gpu-a", "kind": "h100", "device": ""})
+    old = _token(response.content.decode())
+    node = WorkerNode.objects.get(name="gpu-a")
+    rotated = root.post(WORKERS, {"action": "rotate_tokens", "_selected_action": [node.pk]})
+    new = _token(rotated.content.decode())
+    node.refresh_from_db()
+    assert new != old and node.token_hash == token_hash(new)
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "says"),
+    [
+        ({"kind": "tpu", "device": ""}, "kind", "tpu"),
+        ({"kind": "h100", "device": "NVIDIA Imaginary 9000"}, "device", "NVIDIA Imaginary 9000"),
+    ],
+)
+def test_a_worker_that_could_not_grade_is_refused_at_its_field(root, data, field, says) -> None:
+    response = root.post(f"{WORKERS}add/", {"name": "gpu-x", **data})
+    errors = response.context["adminform"].form.errors
+    assert response.status_code == 200 and says in " ".join(errors[field])
+    assert not WorkerNode.objects.exists()
+    with pytest.raises(CommandError, match=re.escape(says)):
+        call_command("worker_token", "create", "gpu-x", "--kind", data["kind"],
+                     "--device", data["device"])  # fmt: skip
+
+
+def test_a_problem_is_shown_in_the_admin_and_never_edited(root) -> None:
+    problem = labkit.make_assignment().problem
+    before = (problem.scoring, problem.tolerances, problem.title_zh)
+    url = f"/admin/gradinglab/problem/{problem.pk}/change/"
+    page = root.get(url).content.decode()
+    assert 'name="scoring"' not in page and 'name="tolerances"' not in page
+    assert "target_fraction_of_roofline" in page  # the scoring rule, shown
+    root.post(url, {"scoring": '{"correctness": 1, "performance": 0}', "title_zh": "改"})
+    problem.refresh_from_db()
+    assert (problem.scoring, problem.tolerances, problem.title_zh) == before
+    assert root.get("/admin/gradinglab/problem/add/").status_code == 403
