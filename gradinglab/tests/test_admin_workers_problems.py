@@ -30,7 +30,7 @@ def root(client, django_user_model):
 
 
 def _token(page: str) -> str:
-    return re.search(r"<code>(wrk_[^<]+)</code>", page).group(1)
+    return re.search(r"readonly spellcheck=\"false\">(wrk_[^<]+)</textarea>", page).group(1)
 
 
 def test_adding_a_worker_shows_its_token_once_and_the_token_works(root, client) -> None:
