@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from our static files, no CDN
     "django_htmx",
     "csp",
-    "axes",
+    "accounts.apps.AxesConfig",  # django-axes, its admin section named in our languages
     "accounts",
     "gradebook",
     "lectures",
