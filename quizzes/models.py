@@ -74,7 +74,9 @@ class Question(models.Model):
         verbose_name_plural = pgettext_lazy("model name, plural", "题目")
 
     def __str__(self) -> str:
-        return f"{self.bank_id} · {self.stem[:40]}"
+        # The admin's lists, breadcrumbs and question pickers: in the page's language, as the
+        # quiz pages show a question.
+        return f"{self.bank_id} · {in_page_language(self.stem, self.stem_en)[:40]}"
 
     @property
     def has_choices(self) -> bool:
@@ -99,7 +101,7 @@ class Choice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key}. {self.text[:40]}"
+        return f"{self.key}. {in_page_language(self.text, self.text_en)[:40]}"
 
 
 class QuizQuerySet(AccessQuerySet):
