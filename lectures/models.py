@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.access import AccessQuerySet
 from accounts.fields import staff_field
@@ -59,7 +59,8 @@ class Lecture(models.Model):
         verbose_name_plural = pgettext_lazy("model name, plural", "讲")
 
     def __str__(self) -> str:
-        return f"第 {self.number} 讲 · {self.title}"
+        # The admin's lists, breadcrumbs and choosers: in the page's language.
+        return f"{gettext('第 %(n)s 讲') % {'n': self.number}} · {self.shown_title}"
 
     @property
     def shown_title(self) -> str:
@@ -120,7 +121,7 @@ class Section(models.Model):
         verbose_name_plural = pgettext_lazy("model name, plural", "节")
 
     def __str__(self) -> str:
-        return f"{self.number} {self.title}"
+        return f"{self.number} {self.shown_title}"
 
     @property
     def shown_title(self) -> str:
