@@ -5,8 +5,11 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+PSEUDONYM_TAKEN = _("这个昵称已被别人使用，请换一个。")
 
 
 class Profile(models.Model):
@@ -26,6 +29,16 @@ class Profile(models.Model):
     class Meta:
         verbose_name = pgettext_lazy("model name", "学生档案")
         verbose_name_plural = pgettext_lazy("model name, plural", "学生档案")
+        constraints = [
+            # A leaderboard nickname names one student, whatever the letter case: held by the
+            # database, so two saves at once or an admin edit cannot give two students one name.
+            models.UniqueConstraint(
+                Lower("pseudonym"),
+                condition=~models.Q(pseudonym=""),
+                name="accounts_profile_pseudonym_uniq_ci",
+                violation_error_message=PSEUDONYM_TAKEN,
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.student_id} {self.display_name}"

@@ -17,7 +17,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -25,7 +25,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from accounts.models import ApiToken, Profile
+from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
 
@@ -319,7 +319,8 @@ PSEUDONYM_MAX = 40  # characters: the Profile.pseudonym column
 
 
 def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
-    """Set (or clear, with "") the leaderboard nickname; two students cannot share one."""
+    """Set (or clear, with "") the leaderboard nickname; two students cannot share one (letter
+    case aside): checked here for a clear message, held by Profile's unique constraint."""
     from django.utils.translation import gettext
 
     pseudonym = " ".join((pseudonym or "").split())
@@ -337,7 +338,11 @@ def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
         else False
     )
     if taken:
-        raise ProfileError(gettext("这个昵称已被别人使用，请换一个。"))
+        raise ProfileError(str(PSEUDONYM_TAKEN))
     profile.pseudonym = pseudonym
-    profile.save(update_fields=["pseudonym"])
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=["pseudonym"])
+    except IntegrityError:  # another student took it between the check and the save
+        raise ProfileError(str(PSEUDONYM_TAKEN)) from None
     return profile
