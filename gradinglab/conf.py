@@ -26,5 +26,3 @@ REAP_INTERVAL_S = env_int("PDC_LAB_REAP_INTERVAL_SECONDS", 60, minimum=1)
 # "Run public tests" (practice runs, never an attempt): their own window, per student and assignment.
 PRACTICE_RATE_COUNT = env_int("PDC_LAB_PRACTICE_RATE_COUNT", 20, minimum=1)
 PRACTICE_RATE_MINUTES = env_int("PDC_LAB_PRACTICE_RATE_MINUTES", 10, minimum=1)
-# The student's own stdout shown on a submission page, cut to this many characters.
-STDOUT_SHOWN_CHARS = 16 * 1024

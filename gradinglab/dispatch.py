@@ -38,8 +38,9 @@ def broker_was_reset() -> bool:
     """True when the broker's Redis lost its data since the last call (and marks it again).
 
     Checked after each job sent and by each reap. Also True the first time ever (no mark yet): the
-    queued jobs are sent again, which at worst grades one twice (the first result is stored, the
-    other refused as superseded). Other brokers: False.
+    queued jobs are sent again, which at worst grades one twice: the job sent again is the one
+    whose result is stored; the original was marked superseded, so its result is refused (409)
+    whichever arrives first. Other brokers: False.
     """
     url = settings.CELERY_BROKER_URL
     if not url.startswith(("redis://", "rediss://")):

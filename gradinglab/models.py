@@ -60,8 +60,9 @@ class Problem(models.Model):
     synced_at = models.DateTimeField(null=True, blank=True, verbose_name=_("同步时间"))
     active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"), verbose_name=_("在用"))
     # The publishing gate: the package hash whose solutions and exploit suite last got every
-    # expected verdict (`check_problem`); an assignment is published only while it equals
-    # content_sha256.
+    # expected verdict (`check_problem`). An assignment can be newly published only while it
+    # equals content_sha256 (Assignment.clean); one already published stays published when a
+    # sync changes its package, so `sync_problems` lists the packages to check again.
     checked_sha256 = models.CharField(max_length=64, blank=True, verbose_name=_("已检查的内容哈希"))
     checked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("检查时间"))
     check_report = models.JSONField(default=dict, blank=True, verbose_name=_("检查报告"))
@@ -197,8 +198,10 @@ class Assignment(models.Model):
         return f"{url}?{urlencode({'assignment': self.pk})}"
 
     def clean(self) -> None:
-        """The publishing gate (issue 11): a problem is published only while its package has
-        passed `check_problem` (solutions and exploit suite) at its current content."""
+        """The publishing gate (issue 11): an assignment is newly published only while its
+        package has passed `check_problem` (solutions and exploit suite) at its current content.
+        Unpublishing is never refused, and a published assignment is not withdrawn when its
+        package changes later (students keep submitting; staff re-run the check)."""
         super().clean()
         if not self.published or self.problem_id is None:
             return

@@ -3,7 +3,7 @@
 A lecture page is the same bytes for one browser session until something it shows changes: the
 content (any lecture: the page names its neighbours), the user (marks, name, role, password,
 active flag), the language, the CSRF secret its forms carry. The first GET goes through Django as
-usual; ``FastPathStoreMiddleware`` (outermost) keeps the final response, headers included, under a
+usual; ``FastPathStoreMiddleware`` (outside every middleware that shapes the page) keeps the final response, headers included, under a
 key made of the session key, lecture number, language cookie, host and scheme. Later GETs of that
 page are answered by ``FastPathApp`` (wrapping the WSGI application) after the same checks Django
 would make, each against live state:
@@ -158,7 +158,8 @@ def ticket(request: HttpRequest, number: int) -> dict[str, Any] | None:
 
 
 class FastPathStoreMiddleware:
-    """Outermost middleware: keeps the final response of a lecture page the view marked."""
+    """Keeps the final response of a lecture page the view marked (it sits outside every
+    middleware that shapes that response: pdcsite.settings.MIDDLEWARE)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

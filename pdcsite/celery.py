@@ -29,9 +29,3 @@ def _configure_queues() -> None:
 _configure_queues()
 register(app)  # the grade task and heartbeats: this app is `make run`'s grading worker too
 app.autodiscover_tasks()
-
-
-@app.task(name="pdcsite.ping")
-def ping() -> str:
-    """Liveness probe used by `make run`'s check and the tests."""
-    return "pong"

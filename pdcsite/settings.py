@@ -91,7 +91,9 @@ MIDDLEWARE = [
     "pdcsite.security.BodyLimitMiddleware",
     # A NUL in the query string: 400 before a view hands it to PostgreSQL (which refuses it).
     "pdcsite.security.QueryNulMiddleware",
-    # Outermost: sees the final headers of the lecture pages it keeps for the fast path.
+    # Outside every middleware that shapes a lecture page's response, so it keeps the final
+    # headers; only the three guards above sit further out (they refuse a request or add the
+    # request id, which a kept page must not carry).
     "lectures.fastpath.FastPathStoreMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
