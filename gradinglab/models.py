@@ -105,6 +105,15 @@ class AssignmentQuerySet(AccessQuerySet):
         """Staff see every assignment; a student sees published ones."""
         return self.filter(published=True)
 
+    def published_unchecked(self) -> AssignmentQuerySet:
+        """Published, while their problem is not `publishable` (the same rule, as a query): the
+        package changed after its last full check, or was never checked. Students' work is
+        graded against a package whose exploit suite has not run on it."""
+        checked = models.Q(problem__content_sha256__gt="") & models.Q(
+            problem__checked_sha256=models.F("problem__content_sha256")
+        )
+        return self.filter(published=True).exclude(checked)
+
 
 class Assignment(models.Model):
     """A problem published to students with points, due date, late window and grading hardware."""

@@ -15,7 +15,7 @@ from accounts.roles import role_of
 from flagreview.selectors import open_count as open_flag_count
 from gradebook.models import Excusal, Extension, GradeItem, RegradeRequest
 from gradinglab import conf
-from gradinglab.models import GradingJob, Submission
+from gradinglab.models import Assignment, GradingJob, Submission
 from gradinglab.selectors import workers_status
 from quizzes.models import Attempt, Quiz
 
@@ -70,6 +70,9 @@ def dashboard() -> dict:
             .order_by("-created_at")
         ),
         "stuck": _panel(stuck_jobs(now)),
+        "unchecked": _panel(
+            Assignment.objects.published_unchecked().select_related("problem").order_by("due_at")
+        ),
         "open_flags": open_flag_count(),  # flagged or rejected results with no TA verdict yet
         "offline": [w for w in workers if not w["online"]],
         "workers_total": len(workers),

@@ -58,3 +58,25 @@ def test_person_page_links_everything(client_ta, client_a, student_a) -> None:
     assert client_a.get(f"/staff/people/{student_a.pk}/").status_code == 403
     page = client_ta.get(f"/staff/people/{student_a.pk}/").content.decode()
     assert f"/grades/staff/students/{student_a.pk}/" in page and "student_a" in page
+
+
+def test_dashboard_lists_published_labs_whose_package_is_unchecked(client_ta) -> None:
+    """The publishing gate refuses a new publication only: a sync that changes a published lab's
+    package leaves it published and unchecked, which the desk now says (with a link to run the
+    check). Both sides of the rule: never checked, and checked at the current content."""
+    assignment = make_assignment(title="向量加法实验")  # the sync leaves the package unchecked
+    problem = assignment.problem
+    make_assignment(title="草稿实验", published=False)
+
+    def panel() -> str:
+        page = client_ta.get("/staff/").content.decode()
+        return page.split('id="panel-unchecked"')[1].split("</section>")[0]
+
+    assert "向量加法实验" in panel() and "草稿实验" not in panel()
+    assert f"/admin/gradinglab/problem/?q={problem.slug}" in panel()
+    problem.checked_sha256 = problem.content_sha256
+    problem.save()
+    assert "向量加法实验" not in panel()
+    problem.content_sha256 = "f" * 64  # a later sync changed the package
+    problem.save()
+    assert "向量加法实验" in panel()
