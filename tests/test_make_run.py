@@ -134,9 +134,11 @@ def test_run_serves_login_and_worker_answers_ping(tmp_path: Path) -> None:
             os.kill(proc.pid, signal.SIGINT)
         try:
             proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as exc:
             os.killpg(proc.pid, signal.SIGKILL)
-            raise
+            tail = (tmp_path / "run.log").read_text()[-3000:]
+            # Chained, not `from None`: an assertion that failed before the stop stays shown.
+            raise AssertionError(f"the script did not stop within 30 s of SIGINT:\n{tail}") from exc
         time.sleep(1)
         left = _port_answers(port)
         with contextlib.suppress(ProcessLookupError):  # whatever the script left: no test leaks it
