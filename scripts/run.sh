@@ -29,7 +29,4 @@ pids+=($!)
 $PY manage.py runserver "127.0.0.1:$PORT" &
 pids+=($!)
 echo "PDC Lab: $PDC_SITE_URL/  (Ctrl-C stops the web server and the worker)"
-# Until either stops. Polled with a short foreground sleep: bash runs the trap at most 1 s after a
-# signal. With `wait -n` here, the full test suite twice saw the script take no action for 30 s
-# after its SIGINT (neither child was told to stop).
-while kill -0 "${pids[0]}" 2>/dev/null && kill -0 "${pids[1]}" 2>/dev/null; do sleep 1; done
+wait -n "${pids[@]}"
