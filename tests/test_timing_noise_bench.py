@@ -25,7 +25,10 @@ def test_every_round_is_recorded_and_the_spread_is_reported(tmp_path: Path) -> N
     noop, timed = row["noop_round_ms"], row["timed_round_ms"]
     # calibration before the seal and again after the timed batch: two batches of no-op rounds
     assert noop["n"] >= 8 and timed["n"] >= 6 and row["K"] >= 2
-    assert 0 < noop["min"] <= noop["median"] <= noop["max"] < timed["median"]
+    assert 0 < noop["min"] <= noop["median"] <= noop["max"]
+    # Medians, not the no-op maximum: one no-op round stalled by a loaded machine (97 ms, in a
+    # full-suite run) is the spread the script reports, not a broken protocol.
+    assert noop["median"] < timed["median"]
     excess = (noop["median"] - noop["min"]) / row["K"]
     assert row["spread_excess_ms_per_call"] == excess
     assert row["graded_ms"] > 0 and row["events_ms"] > 0
