@@ -3,10 +3,10 @@
 A lecture page is the same bytes for one browser session until something it shows changes: the
 content (any lecture: the page names its neighbours), the user (marks, name, role, password,
 active flag), the language, the CSRF secret its forms carry. The first GET goes through Django as
-usual; ``FastPathStoreMiddleware`` (outside every middleware that shapes the page) keeps the final response, headers included, under a
-key made of the session key, lecture number, language cookie, host and scheme. Later GETs of that
-page are answered by ``FastPathApp`` (wrapping the WSGI application) after the same checks Django
-would make, each against live state:
+usual; ``FastPathStoreMiddleware`` (outside every middleware that shapes the page) keeps the
+final response, headers included, under a key made of the session key, lecture number, language
+cookie, host and scheme. Later GETs of that page are answered by ``FastPathApp`` (wrapping the
+WSGI application) after the same checks Django would make, each against live state:
 
 - the session still exists and is unexpired (through the configured session engine), belongs to
   the same user with the same password hash, and holds no pending flash messages;
