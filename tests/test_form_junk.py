@@ -89,19 +89,26 @@ def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
             if action.startswith(LEAVE) or key in done or not (form["typed"] or form["fixed"]):
                 continue
             done.add(key)
-            send = client.post if form["method"] == "post" else client.get
-            for junk in JUNK:
-                data = {**form["fixed"], **{name: junk for name in form["typed"]}}
-                # A file too, so the typed fields are checked with it (a form missing its file
-                # stops at that, and a 40-digit maximum next to it went unread).
-                data |= {name: _a_file() for name in form["files"]}
-                answer = send(action, data)
-                sent += 1
-                if answer.status_code >= 500:
-                    failures.append(
-                        f"{answer.status_code} {action} (from {path}) junk {junk[:20]!r}"
-                    )
+            sent += len(JUNK)
+            failures += [
+                f"{f} {action} (from {path})" for f in send_junk(client, form, action, JUNK)
+            ]
     return sent, failures
+
+
+def send_junk(client: Client, form: dict, action: str, junk: list[str]) -> list[str]:
+    """Send `form` once per junk value, in every field a person types into; the server errors."""
+    send = client.post if form["method"] == "post" else client.get
+    failures = []
+    for value in junk:
+        data = {**form["fixed"], **{name: value for name in form["typed"]}}
+        # A file too, so the typed fields are checked with it (a form missing its file stops at
+        # that, and a 40-digit maximum next to it went unread).
+        data |= {name: _a_file() for name in form["files"]}
+        answer = send(action, data)
+        if answer.status_code >= 500:
+            failures.append(f"{answer.status_code} junk {value[:20]!r}")
+    return failures
 
 
 @pytest.mark.slow
