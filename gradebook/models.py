@@ -186,7 +186,9 @@ class GradeEvent(models.Model):
     )
     reason = models.TextField(blank=True, verbose_name=_("原因"))
     # A reason the system wrote, as an id and arguments (gradebook.reasons); {} for staff's words.
-    reason_parts = models.JSONField(default=dict, blank=True, editable=False)
+    reason_parts = models.JSONField(
+        default=dict, blank=True, editable=False, verbose_name=_("原因（系统记录）")
+    )
     at = models.DateTimeField(verbose_name=_("时间"))
 
     objects = GradeEventQuerySet.as_manager()

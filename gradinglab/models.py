@@ -353,21 +353,33 @@ class Submission(models.Model):
 class GradingJob(models.Model):
     """One dispatch of a submission. The raw token travels in the job message only."""
 
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="jobs")
-    round = models.PositiveIntegerField()
-    token_hash = models.CharField(max_length=64, unique=True)
-    queue = models.CharField(max_length=64)
-    enqueued_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    last_seen_at = models.DateTimeField(null=True, blank=True)
-    worker = models.ForeignKey(
-        "WorkerNode", on_delete=models.SET_NULL, null=True, blank=True, related_name="jobs"
+    submission = models.ForeignKey(
+        Submission,
+        on_delete=models.CASCADE,
+        related_name="jobs",
+        verbose_name=pgettext_lazy("noun", "提交"),
     )
-    superseded = models.BooleanField(default=False)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    round = models.PositiveIntegerField(_("轮次"))
+    token_hash = models.CharField(_("令牌哈希"), max_length=64, unique=True)
+    queue = models.CharField(_("队列"), max_length=64)
+    enqueued_at = models.DateTimeField(_("入队时间"))
+    started_at = models.DateTimeField(_("开始时间"), null=True, blank=True)
+    last_seen_at = models.DateTimeField(_("最近心跳"), null=True, blank=True)
+    worker = models.ForeignKey(
+        "WorkerNode",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="jobs",
+        verbose_name=pgettext_lazy("model name", "评测机"),
+    )
+    superseded = models.BooleanField(_("已被取代"), default=False)
+    finished_at = models.DateTimeField(_("完成时间"), null=True, blank=True)
 
     class Meta:
         ordering = ("-enqueued_at",)
+        verbose_name = pgettext_lazy("model name", "评测任务")
+        verbose_name_plural = pgettext_lazy("model name, plural", "评测任务")
 
     def __str__(self) -> str:
         return str(
@@ -378,13 +390,26 @@ class GradingJob(models.Model):
 class SubmissionResult(models.Model):
     """The stored result document of one grading round (exactly one per round)."""
 
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
-    round = models.PositiveIntegerField()
-    job = models.ForeignKey(GradingJob, on_delete=models.SET_NULL, null=True, related_name="+")
-    document = models.JSONField()
-    received_at = models.DateTimeField()
+    submission = models.ForeignKey(
+        Submission,
+        on_delete=models.CASCADE,
+        related_name="results",
+        verbose_name=pgettext_lazy("noun", "提交"),
+    )
+    round = models.PositiveIntegerField(_("轮次"))
+    job = models.ForeignKey(
+        GradingJob,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=pgettext_lazy("model name", "评测任务"),
+    )
+    document = models.JSONField(_("结果文档"))
+    received_at = models.DateTimeField(_("收到时间"))
 
     class Meta:
+        verbose_name = pgettext_lazy("model name", "评测结果")
+        verbose_name_plural = pgettext_lazy("model name, plural", "评测结果")
         constraints = [
             models.UniqueConstraint(fields=["submission", "round"], name="one_result_per_round")
         ]
@@ -442,12 +467,20 @@ class Draft(models.Model):
     student to another machine and survives every refused submission."""
 
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lab_drafts"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="lab_drafts",
+        verbose_name=_("学生"),
     )
-    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="drafts")
-    backend = models.CharField(max_length=16)
-    source = models.TextField()
-    updated_at = models.DateTimeField()
+    problem = models.ForeignKey(
+        Problem,
+        on_delete=models.CASCADE,
+        related_name="drafts",
+        verbose_name=pgettext_lazy("lab problem", "题目"),
+    )
+    backend = models.CharField(_("后端"), max_length=16)
+    source = models.TextField(_("源代码"))
+    updated_at = models.DateTimeField(_("更新时间"))
 
     class Meta:
         verbose_name = pgettext_lazy("model name", "代码草稿")

@@ -133,12 +133,22 @@ class SectionRead(models.Model):
     """A student's "读完了" mark on a level-2 section."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="section_reads"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="section_reads",
+        verbose_name=_("用户"),
     )
-    section = models.ForeignKey(Section, on_delete=models.CASCADE, related_name="reads")
-    read_at = models.DateTimeField(auto_now_add=True)
+    section = models.ForeignKey(
+        Section,
+        on_delete=models.CASCADE,
+        related_name="reads",
+        verbose_name=pgettext_lazy("model name", "节"),
+    )
+    read_at = models.DateTimeField(_("读完时间"), auto_now_add=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("model name", "已读标记")
+        verbose_name_plural = pgettext_lazy("model name, plural", "已读标记")
         constraints = [
             models.UniqueConstraint(fields=["user", "section"], name="lectures_read_once")
         ]

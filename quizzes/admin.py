@@ -4,7 +4,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.language import LanguageMarkedModelForm
 from gradebook.services import grade_item_late_policy_set
@@ -17,14 +16,6 @@ class ChoiceForm(LanguageMarkedModelForm):
     class Meta:
         model = Choice
         fields = ("key", "position", "text", "text_en", "correct")
-        # Choice's fields have no verbose names: labelled here, as PoolForm does, not by a migration.
-        labels = {
-            "key": _("选项键"),
-            "position": _("顺序"),
-            "text": _("选项内容"),
-            "text_en": _("选项内容（英文）"),
-            "correct": _("正确"),
-        }
         # A choice is a line or two; Django's default 10-row, 40-column TextField box made the
         # inline's table wider than a desktop window.
         widgets = {
@@ -37,8 +28,6 @@ class ChoiceInline(admin.TabularInline):
     model = Choice
     form = ChoiceForm
     extra = 0
-    verbose_name = pgettext_lazy("model name", "选项")
-    verbose_name_plural = pgettext_lazy("model name, plural", "选项")
 
 
 @admin.register(Question)
@@ -50,21 +39,11 @@ class QuestionAdmin(admin.ModelAdmin):
     form = LanguageMarkedModelForm
 
 
-class PoolForm(forms.ModelForm):
-    class Meta:
-        model = QuizQuestion
-        fields = ("question", "order", "points")
-        # The through model's own fields have no verbose names (a migration for labels only).
-        labels = {"order": _("顺序"), "question": _("题目")}
-
-
 class PoolInline(admin.TabularInline):
     model = QuizQuestion
-    form = PoolForm
+    fields = ("question", "order", "points")
     extra = 0
     autocomplete_fields = ("question",)
-    verbose_name = pgettext_lazy("model name", "选入的题目")
-    verbose_name_plural = pgettext_lazy("model name, plural", "选入的题目")
 
 
 @admin.register(Quiz)

@@ -84,18 +84,22 @@ class Question(models.Model):
 
 
 class Choice(models.Model):
-    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="choices")
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="choices", verbose_name=_("题目")
+    )
     # The choice's identity: answers store keys, so a key must not change when choices are
     # reordered (bank files derive it from the text, quizzes.bank.choice_key). ``position`` is
     # only the order in the file; students see a per-attempt shuffle.
-    key = models.CharField(max_length=16)
-    position = models.PositiveSmallIntegerField(default=0)
-    text = models.TextField()
-    text_en = models.TextField(blank=True)
-    correct = models.BooleanField(default=False)
+    key = models.CharField(_("选项键"), max_length=16)
+    position = models.PositiveSmallIntegerField(_("顺序"), default=0)
+    text = models.TextField(_("选项内容"))
+    text_en = models.TextField(_("选项内容（英文）"), blank=True)
+    correct = models.BooleanField(_("正确"), default=False)
 
     class Meta:
         ordering = ("question", "position", "key")
+        verbose_name = pgettext_lazy("model name", "选项")
+        verbose_name_plural = pgettext_lazy("model name, plural", "选项")
         constraints = [
             models.UniqueConstraint(fields=["question", "key"], name="quizzes_choice_key_uniq")
         ]
@@ -273,9 +277,16 @@ class Quiz(models.Model):
 
 
 class QuizQuestion(models.Model):
-    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="pool")
-    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
-    order = models.PositiveIntegerField(default=0)
+    quiz = models.ForeignKey(
+        Quiz,
+        on_delete=models.CASCADE,
+        related_name="pool",
+        verbose_name=pgettext_lazy("model name", "测验"),
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="+", verbose_name=_("题目")
+    )
+    order = models.PositiveIntegerField(_("顺序"), default=0)
     points = models.DecimalField(
         _("本测验中的分值"),
         max_digits=6,
@@ -287,6 +298,8 @@ class QuizQuestion(models.Model):
 
     class Meta:
         ordering = ("quiz", "order", "pk")
+        verbose_name = pgettext_lazy("model name", "选入的题目")
+        verbose_name_plural = pgettext_lazy("model name, plural", "选入的题目")
         constraints = [
             models.UniqueConstraint(fields=["quiz", "question"], name="quizzes_pool_uniq")
         ]
@@ -299,14 +312,19 @@ class QuizRule(models.Model):
     """ "Draw N questions from the bank matching these filters" — drawn per attempt (seeded), so
     students get different questions of the same kind; blank filters match everything."""
 
-    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="rules")
+    quiz = models.ForeignKey(
+        Quiz,
+        on_delete=models.CASCADE,
+        related_name="rules",
+        verbose_name=pgettext_lazy("model name", "测验"),
+    )
     lecture = models.PositiveSmallIntegerField(_("讲次"), null=True, blank=True)
     section = models.CharField(_("章节锚点"), max_length=32, blank=True)
     qtype = models.CharField(_("题型"), max_length=16, choices=Question.Type.choices, blank=True)
     tag = models.CharField(_("考查层次"), max_length=16, choices=Question.Tag.choices, blank=True)
     count = models.PositiveSmallIntegerField(_("抽题数"))
     points = models.DecimalField(_("每题分值"), max_digits=6, decimal_places=2)
-    order = models.PositiveIntegerField(default=0)
+    order = models.PositiveIntegerField(_("顺序"), default=0)
 
     class Meta:
         ordering = ("quiz", "order", "pk")
@@ -342,7 +360,10 @@ class Attempt(models.Model):
         SUBMITTED = "submitted", _("已提交")
 
     quiz = models.ForeignKey(
-        Quiz, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("测验")
+        Quiz,
+        on_delete=models.CASCADE,
+        related_name="attempts",
+        verbose_name=pgettext_lazy("model name", "测验"),
     )
     student = student_field(on_delete=models.CASCADE, related_name="quiz_attempts")
     number = models.PositiveIntegerField(verbose_name=_("第几次"))
@@ -406,16 +427,28 @@ class Attempt(models.Model):
 
 
 class Answer(models.Model):
-    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="answers")
-    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
-    selected = models.JSONField(default=list, blank=True, help_text=_("选中的选项键"))
-    value = models.CharField(max_length=64, blank=True, help_text=_("数值题 / 判断题的原始输入"))
-    saved_at = models.DateTimeField()
-    fraction = models.DecimalField(max_digits=6, decimal_places=4, null=True, blank=True)
-    points = models.DecimalField(max_digits=8, decimal_places=3, null=True, blank=True)
+    attempt = models.ForeignKey(
+        Attempt, on_delete=models.CASCADE, related_name="answers", verbose_name=_("作答")
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="+", verbose_name=_("题目")
+    )
+    selected = models.JSONField(
+        _("所选选项"), default=list, blank=True, help_text=_("选中的选项键")
+    )
+    value = models.CharField(
+        _("输入值"), max_length=64, blank=True, help_text=_("数值题 / 判断题的原始输入")
+    )
+    saved_at = models.DateTimeField(_("保存时间"))
+    fraction = models.DecimalField(
+        _("得分比例"), max_digits=6, decimal_places=4, null=True, blank=True
+    )
+    points = models.DecimalField(_("得分"), max_digits=8, decimal_places=3, null=True, blank=True)
 
     class Meta:
         ordering = ("attempt", "pk")
+        verbose_name = pgettext_lazy("model name", "答案")
+        verbose_name_plural = pgettext_lazy("model name, plural", "答案")
         constraints = [
             models.UniqueConstraint(fields=["attempt", "question"], name="quizzes_answer_uniq")
         ]

@@ -158,10 +158,10 @@ class FingerprintCache(models.Model):
     """A source's fingerprints, computed once (tokenising dominates a run): keyed by the source's
     hash, the backend and the algorithm, so an edited source or a new algorithm never reuses one."""
 
-    sha256 = models.CharField(max_length=64)
-    backend = models.CharField(max_length=16)
-    algorithm = models.CharField(max_length=40)
-    hashes = models.JSONField()
+    sha256 = models.CharField(_("源代码的 SHA-256"), max_length=64)
+    backend = models.CharField(_("后端"), max_length=16)
+    algorithm = models.CharField(_("算法"), max_length=40)
+    hashes = models.JSONField(_("指纹"))
 
     class Meta:
         verbose_name = pgettext_lazy("model name", "指纹缓存")

@@ -80,3 +80,38 @@ def test_chinese_question_admin_labels_its_choice_rows(admin_client) -> None:
     page = admin_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode()
     assert "选项内容" in page and "选项键" in page
     assert not re.search(r">\s*(Choices|Key|Position|Text en)\s*<", page)
+
+
+# Django's automatic primary key is named "ID" in both languages.
+UNNAMED_FIELDS = {"id"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _unnamed(model) -> list[str]:
+    """Fields named by Django's default (the attribute name, in English on Chinese pages) or with
+    Chinese left in the English name (a msgid missing from the catalogs)."""
+    fields = [f for f in model._meta.get_fields() if f.concrete and f.name not in UNNAMED_FIELDS]
+    found = []
+    for name, zh, en in _names_in_both(model, fields):
+        if not CJK.search(zh) or CJK.search(en):
+            found.append(f"{model._meta.label}.{name}: {zh!r} / {en!r}")
+    return found
+
+
+def _names_in_both(model, fields) -> list[tuple[str, str, str]]:
+    with translation.override("zh-hans"):
+        zh = [str(model._meta.verbose_name)] + [str(f.verbose_name) for f in fields]
+    with translation.override("en"):
+        en = [str(model._meta.verbose_name)] + [str(f.verbose_name) for f in fields]
+    names = ["(model)"] + [f.name for f in fields]
+    return list(zip(names, zh, en, strict=True))
+
+
+def test_every_model_and_field_of_ours_is_named_in_both_languages() -> None:
+    """Not only the ones the admin lists: deleting a user or a quiz in the admin lists every related
+    row by its model's name ("answer: 12/34" on a Chinese page), and a unique-constraint error names
+    the model and its fields ("Choice with this Question and Key already exists")."""
+    models = [model for model in apps.get_models() if _ours(model)]
+    assert len(models) >= 35
+    unnamed = [line for model in models for line in _unnamed(model)]
+    assert not unnamed, "\n".join(unnamed)
