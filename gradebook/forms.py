@@ -97,7 +97,8 @@ class RegradeResolveForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        if data.get("decision") == "accept" and data.get("points") is None:
+        # Only when the box was left empty: a value the field refused has its own error already.
+        if data.get("decision") == "accept" and self["points"].value() in ("", None):
             self.add_error("points", _("改分需要填写新分数。"))
         return data
 

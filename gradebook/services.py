@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,12 +27,17 @@ class GradeError(ValueError):
 
 def _quantize(points: Decimal | int | float | str) -> Decimal:
     try:
-        value = Decimal(str(points)).quantize(_CENT)
+        value = Decimal(str(points))
     except Exception as exc:  # decimal.InvalidOperation and friends
         raise GradeError(_("分数“%(points)s”不是数字。") % {"points": points}) from exc
     if not value.is_finite():
         raise GradeError(_("分数“%(points)s”不是有限的数。") % {"points": points})
-    return value
+    try:
+        return value.quantize(_CENT)
+    except InvalidOperation:
+        # Too many digits to hold to the cent (1e308): a number, out of every item's range, so
+        # _check_range refuses it by that range rather than calling it "not a number".
+        return value
 
 
 def _check_range(item: GradeItem, value: Decimal) -> None:

@@ -3,6 +3,9 @@ keeps one translation per msgid; these are the ones that needed a context to do 
 
 from __future__ import annotations
 
+import pytest
+from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from flagreview.forms import VerdictForm
@@ -75,3 +78,30 @@ def test_no_form_label_holds_a_colon_of_its_own() -> None:
                 where: label for where, label in labels.items() if ":" in label or "：" in label
             }
             assert not colons, (lang, colons)
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [("1.234", "确认小数不超过 2 位。"), ("123.456", "确认总共不超过 4 个数字。")],
+)
+def test_number_errors_end_in_a_chinese_full_stop(value: str, error: str) -> None:
+    """Django's zh_Hans catalog ends these with an ASCII "." (locale/zh_Hans overrides them)."""
+    field = forms.DecimalField(max_digits=4, decimal_places=2)
+    with translation.override("zh-hans"):
+        with pytest.raises(ValidationError) as raised:
+            field.clean(value)
+        assert raised.value.messages == [error]
+
+
+@pytest.mark.django_db
+def test_a_taken_unique_value_reads_as_a_sentence() -> None:
+    """Django's own: "具有 短名 的 测验 已存在。", word by word."""
+    Quiz.objects.create(title="测验一", slug="q-one")
+    for language, said in (
+        ("zh-hans", "已有短名相同的测验。"),
+        ("en", "Quiz with this Slug already exists."),
+    ):
+        with translation.override(language):
+            with pytest.raises(ValidationError) as raised:
+                Quiz(title="另一个", slug="q-one").validate_unique()
+            assert raised.value.messages == [said]
