@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -103,11 +104,27 @@ def quiz_publish_set(*, quiz: Quiz, published: bool) -> Quiz:
     quiz = Quiz.objects.select_for_update().get(pk=quiz.pk)
     if published and not quiz.pool.exists() and not quiz.rules.exists():
         raise QuizError(_("该测验还没有题目，不能发布。"))
+    if published:
+        _settings_check(quiz)
     quiz.published = published
     quiz.save(update_fields=["published"])
     if published and quiz.is_graded:
         quiz_gradebook_item(quiz)
     return quiz
+
+
+def _settings_check(quiz: Quiz) -> None:
+    """The settings' rules (the model's validators and clean) hold at publishing too: a draft
+    saved before they existed, with a 0-minute limit or a close before its opening, is refused
+    here rather than found by its students."""
+    try:
+        quiz.full_clean(validate_unique=False)
+    except ValidationError as exc:
+        name, errors = next(iter(exc.message_dict.items()))
+        if name != NON_FIELD_ERRORS:
+            label = Quiz._meta.get_field(name).verbose_name
+            errors = [_("%(field)s：%(error)s") % {"field": label, "error": errors[0]}]
+        raise QuizError(_("设置有误，不能发布：%(error)s") % {"error": errors[0]}) from exc
 
 
 # --- questions written on the staff pages -----------------------------------------------------

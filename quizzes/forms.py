@@ -1,4 +1,5 @@
-"""Forms of the staff quiz pages (validation of shape; the rules live in quizzes.authoring)."""
+"""Forms of the staff quiz pages (validation of shape; the rules live on the model, quizzes.models,
+and in quizzes.authoring)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from accounts.language import LanguageMarkedModelForm, mark_field_languages
 from pdcsite.formfields import column_decimal
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
-from quizzes.models import Question, Quiz, QuizQuestion, QuizRule
+from quizzes.models import LECTURE_MAX, LECTURE_MIN, Question, Quiz, QuizQuestion, QuizRule
 
 _DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 _BLANK = [("", _("全部"))]
 
 
 class BankFilterForm(forms.Form):
-    lecture = forms.IntegerField(label=_("讲次"), required=False, min_value=1, max_value=99)
+    lecture = forms.IntegerField(
+        label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
+    )
     section = forms.RegexField(
         label=_("章节锚点"), regex=ANCHOR_RE, required=False, help_text=_("如 sec-5-3")
     )
@@ -76,7 +79,9 @@ class PointsForm(forms.Form):
 
 class RuleForm(forms.Form):
     count = forms.IntegerField(label=_("抽题数"), min_value=1, max_value=50)
-    lecture = forms.IntegerField(label=_("讲次"), required=False, min_value=1, max_value=99)
+    lecture = forms.IntegerField(
+        label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
+    )
     section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, required=False)
     qtype = forms.ChoiceField(
         label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
@@ -110,7 +115,7 @@ class QuestionForm(forms.Form):
     bank_id = forms.RegexField(
         label=_("题目编号"), regex=ID_RE, help_text=_("小写字母、数字与连字符，如 l5-s01")
     )
-    lecture = forms.IntegerField(label=_("讲次"), min_value=1, max_value=99)
+    lecture = forms.IntegerField(label=_("讲次"), min_value=LECTURE_MIN, max_value=LECTURE_MAX)
     section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, help_text=_("如 sec-5-3"))
     qtype = forms.ChoiceField(label=_("题型"), choices=_AUTHOR_TYPES)
     tag = forms.ChoiceField(label=_("考查层次"), choices=Question.Tag.choices)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -133,6 +134,21 @@ PARTIAL_HELP = _(
 # quizzes/tests/test_url_precedence.py derives the list from the URLconf and checks it.
 RESERVED_SLUGS = frozenset({"staff", "bank"})
 
+# Bounds of a quiz's settings: the rules of the model, so the staff editor and the admin share them.
+# Lecture numbers, as the bank's filters and question form take them (quizzes.forms): a range, not
+# "a lecture that exists", because a quiz may be drafted before its lecture's notes are imported
+# (the demo has no lecture 6 yet) and the number only sorts and labels the quiz.
+LECTURE_MIN, LECTURE_MAX = 1, 99
+# Minutes. A timed attempt longer than a day is a typo: a quiz open for days is its open window
+# (opens_at … closes_at), not a time limit; and a huge limit overflowed the attempt's deadline.
+TIME_LIMIT_MAX_MINUTES = 24 * 60
+# Points of the gradebook item: above 0 (the gradebook's own constraint refuses a maximum of 0),
+# and at most 1000, a hundred times the usual 10: items are weighed within their category, so a
+# larger maximum is a slip of the keyboard, as -10 was.
+GRADE_MAX_POINTS_MIN, GRADE_MAX_POINTS_MAX = Decimal("0.01"), Decimal("1000")
+# Per cent, as the quiz_late_penalty_0_100 constraint below (the field's validators say it first).
+LATE_PENALTY_MAX_PERCENT = 100
+
 
 class Quiz(models.Model):
     class Kind(models.TextChoices):
@@ -158,7 +174,15 @@ class Quiz(models.Model):
     )
     slug = models.SlugField(_("短名"), max_length=64, unique=True)
     kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices, default=Kind.GRADED)
-    lecture = models.PositiveSmallIntegerField(_("讲次"), null=True, blank=True)
+    lecture = models.PositiveSmallIntegerField(
+        _("讲次"),
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(LECTURE_MIN, _("讲次至少为 %(limit_value)s。")),
+            MaxValueValidator(LECTURE_MAX, _("讲次最多为 %(limit_value)s。")),
+        ],
+    )
     description = models.TextField(pgettext_lazy("quiz field", "说明"), blank=True)
     description_en = models.TextField(
         _("英文说明"), blank=True, help_text=_("英文页面显示它；留空则显示说明")
@@ -177,9 +201,20 @@ class Quiz(models.Model):
         help_text=_(
             "创建成绩项时写入成绩册的迟交政策：迟交任意天数扣此百分比；之后由成绩册决定（可在成绩册中修改）"
         ),
+        validators=[
+            MinValueValidator(0, _("迟交扣分不能小于 %(limit_value)s%%。")),
+            MaxValueValidator(LATE_PENALTY_MAX_PERCENT, _("迟交扣分不能超过 %(limit_value)s%%。")),
+        ],
     )
     time_limit_minutes = models.PositiveIntegerField(
-        _("限时（分钟）"), null=True, blank=True, help_text=_("由服务器计时，到时自动提交")
+        _("限时（分钟）"),
+        null=True,
+        blank=True,
+        help_text=_("由服务器计时，到时自动提交"),
+        validators=[
+            MinValueValidator(1, _("限时至少 %(limit_value)s 分钟；不限时请留空。")),
+            MaxValueValidator(TIME_LIMIT_MAX_MINUTES, _("限时最多 %(limit_value)s 分钟。")),
+        ],
     )
     max_attempts = models.PositiveIntegerField(
         _("最多作答次数"), null=True, blank=True, help_text=_("留空表示不限")
@@ -208,7 +243,18 @@ class Quiz(models.Model):
         _("从题池抽题数"), null=True, blank=True, help_text=_("留空表示使用题池中全部题目")
     )
     grade_max_points = models.DecimalField(
-        _("计入成绩册的满分"), max_digits=8, decimal_places=2, default=Decimal("10")
+        _("计入成绩册的满分"),
+        max_digits=8,
+        decimal_places=2,
+        default=Decimal("10"),
+        validators=[
+            MinValueValidator(
+                GRADE_MAX_POINTS_MIN, _("计入成绩册的满分至少为 %(limit_value)s 分。")
+            ),
+            MaxValueValidator(
+                GRADE_MAX_POINTS_MAX, _("计入成绩册的满分最多为 %(limit_value)s 分。")
+            ),
+        ],
     )
     # Review options: what shows (correctness, points, right answer, explanation) x when
     # (during the attempt, right after submitting while the quiz is open, after it closes).
@@ -248,10 +294,29 @@ class Quiz(models.Model):
 
     def clean(self) -> None:
         super().clean()
+        errors: dict[str, str] = {}
         if self.slug in RESERVED_SLUGS:
-            raise ValidationError(
-                {"slug": _("“%(slug)s” 是网站自己页面的地址，请换一个短名。") % {"slug": self.slug}}
-            )
+            errors["slug"] = _("“%(slug)s” 是网站自己页面的地址，请换一个短名。") % {
+                "slug": self.slug
+            }
+        errors |= self._window_errors()
+        if errors:
+            raise ValidationError(errors)
+
+    def _window_errors(self) -> dict[str, str]:
+        """The quiz's times in order: it opens, then closes, then the late window ends. Each
+        later time must be after the one before it that is set (a late deadline with no close
+        time still comes after the opening)."""
+        errors: dict[str, str] = {}
+        if self.opens_at and self.closes_at and self.closes_at <= self.opens_at:
+            errors["closes_at"] = _("截止时间必须晚于开放时间。")
+        if not self.late_until:
+            return errors
+        if self.closes_at and self.late_until <= self.closes_at:
+            errors["late_until"] = _("迟交截止必须晚于截止时间。")
+        elif not self.closes_at and self.opens_at and self.late_until <= self.opens_at:
+            errors["late_until"] = _("迟交截止必须晚于开放时间。")
+        return errors
 
     @property
     def is_graded(self) -> bool:

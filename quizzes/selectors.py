@@ -6,10 +6,11 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.utils.translation import gettext as _
 
-from accounts.language import page_lang
+from accounts.language import in_page_language, page_lang
 from lectures.selectors import SectionLink, section_links
 from quizzes import clock
 from quizzes.generators import UNIT_EN, variant_seed
@@ -237,13 +238,22 @@ def quizzes_for_index(user) -> list[Quiz]:
 
 
 # ----------------------------------------------------------------------------- staff
+class ChoiceCount(NamedTuple):
+    """How many submitted attempts picked one choice (or answered true / false)."""
+
+    key: str  # the choice's identity, as answers store it
+    text: str  # in the page's language: each student saw their own shuffle, so no letter names it
+    count: int
+    correct: bool
+
+
 @dataclass
 class ItemStats:
     question: Question
     n: int
     facility: float | None
     discrimination: float | None
-    distribution: list[tuple[str, str, int, bool]]  # (key, text, count, correct)
+    distribution: list[ChoiceCount]
 
 
 DISCRIMINATION_GROUP = 0.27  # Kelley's upper/lower 27 % groups, fraction of attempts
@@ -315,27 +325,19 @@ def _discrimination(question: Question, upper: list, lower: list, fractions: dic
     return None if high is None or low is None else high - low
 
 
-def _distribution(question: Question, selections: dict) -> list[tuple[str, str, int, bool]]:
+def _distribution(question: Question, selections: dict) -> list[ChoiceCount]:
+    def counted(key: str, text: str, correct: bool) -> ChoiceCount:
+        return ChoiceCount(key, text, selections.get((question.pk, key), 0), correct)
+
     if question.has_choices:
-        # Labelled by the bank file's order (students each saw their own shuffle).
         return [
-            (_label(i).lower(), c.text, selections.get((question.pk, c.key), 0), c.correct)
-            for i, c in enumerate(question.choices.all())
+            counted(c.key, in_page_language(c.text, c.text_en), c.correct)
+            for c in question.choices.all()
         ]
     if question.qtype == Question.Type.TRUEFALSE:
         return [
-            (
-                "true",
-                _("对"),
-                selections.get((question.pk, "true"), 0),
-                question.answer_bool is True,
-            ),
-            (
-                "false",
-                _("错"),
-                selections.get((question.pk, "false"), 0),
-                question.answer_bool is False,
-            ),
+            counted("true", _("对"), question.answer_bool is True),
+            counted("false", _("错"), question.answer_bool is False),
         ]
     return []
 
