@@ -95,9 +95,11 @@ def _ping_until(env: dict[str, str], log: Path, deadline: float) -> str:
 def _signals_as_from_a_shell() -> None:
     """In the child, before exec: SIGINT default and not blocked, as a terminal's shell starts
     `make run`. Ignored or blocked signals survive exec, and bash cannot trap a signal ignored on
-    entry; in the full suite the xdist worker running this test had SIGINT so (left by an earlier
-    test on that worker), and the script sat through the SIGINT below for 30 s. Both states
-    reproduce that alone; neither is what a person's Ctrl-C meets."""
+    entry. pytest started as a background job of a non-interactive shell (`pytest … &`, as a
+    runner or a wrapper may do) has SIGINT and SIGQUIT ignored from its first moment, and its xdist
+    workers inherit that: the script then sat through the SIGINT below for 30 s. A probe of
+    /proc/self/status around every test of the suite saw no test change SIGINT; the same launch
+    reproduces the failure with this file alone. Neither state is what a person's Ctrl-C meets."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
