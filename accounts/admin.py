@@ -1,9 +1,19 @@
 from axes import admin as axes_admin
 from axes.models import AccessAttempt
+from django import forms
 from django.contrib import admin
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ApiToken, Profile
+from accounts.roles import ROLES, group_label, group_labels
 
 
 @admin.register(Profile)
@@ -34,3 +44,107 @@ class AccessAttemptAdmin(axes_admin.AccessAttemptAdmin):
     @admin.display(description=_("过期时间"))
     def expiration(self, obj: AccessAttempt):
         return super().expiration(obj)
+
+
+# The role groups are stored under their codes ("instructor"), which role_of and roles_sync look
+# them up by; the admin names every group by group_label instead: the role's label.
+def _is_role_group(group: Group | None) -> bool:
+    return group is not None and group.name in ROLES
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class RoleGroupAdmin(GroupAdmin):
+    """Groups by their labels. A role group's name stays out of its form (renaming it would take
+    the role from its users) and the group cannot be deleted here."""
+
+    list_display = ("shown_name",)
+
+    @admin.display(description=Group._meta.get_field("name").verbose_name, ordering="name")
+    def shown_name(self, obj: Group) -> str:
+        return group_label(obj.name)
+
+    @admin.display(description=_("角色"))
+    def role(self, obj: Group) -> str:
+        return group_label(obj.name)
+
+    def action_checkbox(self, obj: Group) -> str:
+        # Django's checkbox, whose label for screen readers names the row by str(group).
+        label = format_html(gettext("Select this object for an action - {}"), group_label(obj.name))
+        checkbox = forms.CheckboxInput(
+            {"class": "action-select", "aria-label": label}, lambda v: False
+        )
+        return checkbox.render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    def get_fields(self, request: HttpRequest, obj: Group | None = None):
+        if _is_role_group(obj):
+            return ["role", "permissions"]
+        return super().get_fields(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Group | None = None):
+        readonly = super().get_readonly_fields(request, obj)
+        return (*readonly, "role") if _is_role_group(obj) else readonly
+
+    def has_delete_permission(self, request: HttpRequest, obj: Group | None = None) -> bool:
+        return not _is_role_group(obj) and super().has_delete_permission(request, obj)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:  # the heading and the breadcrumbs (admin/auth/group/change_form.html)
+            context["subtitle"] = context["group_label"] = group_label(obj.name)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def history_view(self, request: HttpRequest, object_id: str, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if obj is not None:
+            label = group_label(obj.name)
+            title = gettext("Change history: %s") % label  # Django's own msgid and translation
+            extra_context = {"title": title, "group_label": label, **(extra_context or {})}
+        return super().history_view(request, object_id, extra_context)
+
+
+class GroupLabelFilter(admin.RelatedFieldListFilter):
+    """The user list's filter by group, naming the groups by group_label."""
+
+    def field_choices(self, field, request, model_admin):
+        choices = super().field_choices(field, request, model_admin)  # (pk, str(group) == name)
+        return [(pk, group_label(name)) for pk, name in choices]
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class RoleLabelUserAdmin(UserAdmin):
+    """Users with their groups named by group_label: the groups picker, the list's filter, and the
+    groups row of a user that the viewer may only view."""
+
+    list_filter = tuple(
+        ("groups", GroupLabelFilter) if name == "groups" else name for name in UserAdmin.list_filter
+    )
+
+    def formfield_for_manytomany(self, db_field, request: HttpRequest, **kwargs):
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if db_field.name == "groups" and field is not None:
+            field.label_from_instance = lambda group: group_label(group.name)
+        return field
+
+    def get_fieldsets(self, request: HttpRequest, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or self.has_change_permission(request, obj):
+            return fieldsets
+        # View only: Django would show the groups row as their names, str(group).
+        return [
+            (title, {**opts, "fields": [_groups_row(name) for name in opts["fields"]]})
+            for title, opts in fieldsets
+        ]
+
+    @admin.display(description=User._meta.get_field("groups").verbose_name)
+    def group_labels(self, obj) -> str:
+        return ", ".join(group_labels(obj))
+
+
+def _groups_row(name: str) -> str:
+    return "group_labels" if name == "groups" else name

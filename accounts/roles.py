@@ -14,6 +14,20 @@ STUDENT, TA, INSTRUCTOR = "student", "ta", "instructor"
 ROLES = (STUDENT, TA, INSTRUCTOR)
 ROLE_LABELS = {STUDENT: _("学生"), TA: _("助教"), INSTRUCTOR: _("教师")}
 
+
+def group_label(name: str) -> str:
+    """A group as people read it: a role's group by the role's label (its name is the code that
+    role_of checks), any other group by its name."""
+    return str(ROLE_LABELS.get(name, name))
+
+
+def group_labels(user) -> list[str]:
+    """The user's groups as people read them (group_label), in name order."""
+    return [
+        group_label(name) for name in user.groups.order_by("name").values_list("name", flat=True)
+    ]
+
+
 _TA_PERMISSIONS = [
     "gradebook.view_gradeitem",
     "gradebook.view_grade",

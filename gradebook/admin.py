@@ -92,8 +92,12 @@ class GradeItemAdmin(admin.ModelAdmin):
 
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
-    list_display = ("key", "title", "weight", "drop_lowest", "position")
+    list_display = ("key", "name", "weight", "drop_lowest", "position")
     list_editable = ("weight", "drop_lowest", "position")
+
+    @admin.display(description=_("名称"), ordering="title")
+    def name(self, category: Category) -> str:
+        return category.display_name
 
 
 @admin.register(GradebookSettings)

@@ -222,6 +222,16 @@ class GradeEventImmutable(Exception):
     pass
 
 
+# The built-in categories (Category.DEFAULTS and the grade items' kinds) by their names in the page's
+# language; a category staff made is named by its title, as they wrote it.
+BUILT_IN_CATEGORY_NAMES = {
+    "quiz": _("测验"),
+    "lab": _("实验"),
+    "exam": _("考试"),
+    "other": _("其他"),
+}
+
+
 class Category(models.Model):
     """A category's share of the course total and how many of its lowest items are dropped.
 
@@ -248,7 +258,13 @@ class Category(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.title} ({self.weight}%)"
+        return f"{self.display_name} ({self.weight}%)"
+
+    @property
+    def display_name(self) -> str:
+        """As the staff gradebook pages name it (category_label): a built-in category in the
+        page's language (its stored title is the Chinese one), one staff made by its title."""
+        return str(BUILT_IN_CATEGORY_NAMES.get(self.key, self.title))
 
     @classmethod
     def effective(cls) -> list[Category]:

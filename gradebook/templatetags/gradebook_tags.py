@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
+from gradebook.models import BUILT_IN_CATEGORY_NAMES
+
 register = template.Library()
 
 _STATUS = {
@@ -75,16 +77,13 @@ def item_title(item) -> str:
     return content(str(item))
 
 
-_CATEGORY = {"quiz": _("测验"), "lab": _("实验"), "exam": _("考试"), "other": _("其他")}
-
-
 @register.filter
 def category_label(key: str, title: str = "") -> str:
     """The built-in categories by their translated names; a staff-made one by its title."""
     from accounts.templatetags.ui_tags import content
 
-    if key in _CATEGORY:
-        return str(_CATEGORY[key])
+    if key in BUILT_IN_CATEGORY_NAMES:
+        return str(BUILT_IN_CATEGORY_NAMES[key])
     return content(title or key)
 
 
