@@ -4,12 +4,15 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 PSEUDONYM_TAKEN = _("这个昵称已被别人使用，请换一个。")
+PSEUDONYM_IS_USERNAME = _("这个昵称是别人的用户名，请换一个。")
 
 
 class Profile(models.Model):
@@ -42,6 +45,19 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student_id} {self.display_name}"
+
+    def clean(self) -> None:
+        """The rules on a nickname beyond its column and the unique constraint: here so that the
+        profile page (services.profile_pseudonym_set) and the admin's form both apply them."""
+        super().clean()
+        name = self.pseudonym.strip()
+        if not name:
+            return
+        # Another account's username on the leaderboard passes for that person (student IDs are
+        # usernames). Only a check: a later account named like a nickname is not refused.
+        others = get_user_model()._default_manager.exclude(pk=self.user_id)
+        if others.filter(username__iexact=name).exists():
+            raise ValidationError({"pseudonym": PSEUDONYM_IS_USERNAME})
 
 
 def _hash_token(raw: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import smtplib
 import unicodedata
@@ -28,6 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
+from pdcsite.uploads import csv_dict_reader
 
 User = get_user_model()
 log = logging.getLogger("accounts")
@@ -104,7 +103,7 @@ def _parse_row(line: int, row: dict[str, str | None]) -> tuple[RosterRow | None,
 
 def roster_parse(text: str) -> list[RosterRow]:
     """Parse and validate a whole roster; raise RosterError listing every bad line."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv_dict_reader(text)
     header = [name.strip() for name in (reader.fieldnames or [])]
     missing = [col for col in ROSTER_COLUMNS if col not in header]
     if missing:
@@ -319,8 +318,9 @@ PSEUDONYM_MAX = 40  # characters: the Profile.pseudonym column
 
 
 def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
-    """Set (or clear, with "") the leaderboard nickname; two students cannot share one (letter
-    case aside): checked here for a clear message, held by Profile's unique constraint."""
+    """Set (or clear, with "" or only spaces) the leaderboard nickname; two students cannot share
+    one (letter case aside): checked here for a clear message, held by Profile's unique
+    constraint. Nor may it be another account's username (Profile.clean)."""
     from django.utils.translation import gettext
 
     pseudonym = " ".join((pseudonym or "").split())
@@ -340,6 +340,10 @@ def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
     if taken:
         raise ProfileError(str(PSEUDONYM_TAKEN))
     profile.pseudonym = pseudonym
+    try:
+        profile.clean()  # the model's rules, which the admin's form applies too
+    except ValidationError as exc:
+        raise ProfileError(" ".join(exc.messages)) from None
     try:
         with transaction.atomic():
             profile.save(update_fields=["pseudonym"])

@@ -49,10 +49,13 @@ def lockout(request: HttpRequest, original_response=None, credentials=None) -> H
 def pseudonym_set(request: HttpRequest) -> HttpResponse:
     wanted = request.POST.get("pseudonym", "")
     try:
-        services.profile_pseudonym_set(user=request.user, pseudonym=wanted)
+        profile = services.profile_pseudonym_set(user=request.user, pseudonym=wanted)
     except services.ProfileError as exc:
         context = selectors.profile_context(user=request.user)
         context |= {"pseudonym_error": str(exc), "pseudonym_value": wanted}
         return render(request, "accounts/profile.html", context, status=400)
-    messages.success(request, _("排行榜昵称已保存。"))
+    if profile.pseudonym:
+        messages.success(request, _("排行榜昵称已保存。"))
+    else:  # an empty field, or only spaces: the student leaves the leaderboard
+        messages.success(request, _("排行榜昵称已清除，你不会出现在排行榜上。"))
     return redirect("accounts:profile")

@@ -16,6 +16,7 @@ from accounts.roles import STUDENT
 from gradebook import calc
 from gradebook.models import Grade, GradeItem
 from pdcsite.errors import LineErrors
+from pdcsite.uploads import csv_dict_reader
 
 User = get_user_model()
 
@@ -75,7 +76,7 @@ def _row_points(raw: str, item: GradeItem) -> tuple[Decimal | None, str]:
 
 def import_parse(text: str, *, item: GradeItem) -> list[ImportRow]:
     """Rows with a student (`student_id` or `username`) and `points`; blank points are skipped."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv_dict_reader(text)
     header = {name.strip() for name in reader.fieldnames or []}
     if "points" not in header or not header & {"student_id", "username"}:
         raise ImportRowsError([(1, _("表头需要 points 列，以及 student_id（或 username）列。"))])

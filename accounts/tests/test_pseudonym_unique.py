@@ -15,6 +15,20 @@ pytestmark = pytest.mark.django_db
 PAGE = "/accounts/profile/pseudonym/"
 
 
+def admin_pseudonym_set(client, profile: Profile, pseudonym: str):
+    """Post the admin's profile form with only the nickname changed."""
+    return client.post(
+        f"/admin/accounts/profile/{profile.pk}/change/",
+        {
+            "user": profile.user_id,
+            "student_id": profile.student_id,
+            "display_name": profile.display_name,
+            "section": profile.section,
+            "pseudonym": pseudonym,
+        },
+    )
+
+
 def test_the_database_refuses_a_nickname_taken_in_another_case(student_a, student_b) -> None:
     Profile.objects.filter(user=student_a).update(pseudonym="WarpSpeed")
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -42,16 +56,7 @@ def test_an_admin_edit_to_a_taken_nickname_is_an_error_at_the_field(
 ) -> None:
     Profile.objects.filter(user=student_a).update(pseudonym="warp-speed")
     profile = Profile.objects.get(user=student_b)
-    response = client_instructor.post(
-        f"/admin/accounts/profile/{profile.pk}/change/",
-        {
-            "user": student_b.pk,
-            "student_id": profile.student_id,
-            "display_name": profile.display_name,
-            "section": "",
-            "pseudonym": "WARP-SPEED",
-        },
-    )
+    response = admin_pseudonym_set(client_instructor, profile, "WARP-SPEED")
     assert response.status_code == 200
     assert "这个昵称已被别人使用" in str(response.context["adminform"].form.errors)
     profile.refresh_from_db()

@@ -1,0 +1,63 @@
+"""A leaderboard nickname that is another account's username passed for that person on the
+leaderboard: student_b could save "student_a". It is refused, whatever the letter case and spaces
+around it, on the profile page and in the admin (one rule: Profile.clean). Saving only spaces
+clears the nickname, and the page now says so instead of "saved"."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.conf import settings
+
+from accounts.models import Profile
+from accounts.tests.test_pseudonym_unique import admin_pseudonym_set
+
+pytestmark = pytest.mark.django_db
+PAGE = "/accounts/profile/pseudonym/"
+REFUSED = "这个昵称是别人的用户名，请换一个。"
+
+
+def test_another_users_username_is_refused(client_b, student_a, student_b) -> None:
+    response = client_b.post(PAGE, {"pseudonym": "  Student_A "})
+    page = response.content.decode()
+    assert response.status_code == 400 and REFUSED in page
+    assert 'value="  Student_A "' in page  # what was typed stays in the field
+    assert Profile.objects.get(user=student_b).pseudonym == ""
+
+
+def test_a_staff_username_is_refused_in_english_too(client_b, ta, student_b) -> None:
+    client_b.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client_b.post(PAGE, {"pseudonym": "TA"})
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert "This nickname is someone else's username; please choose another." in page
+    assert Profile.objects.get(user=student_b).pseudonym == ""
+
+
+def test_ones_own_username_is_allowed(client_a, student_a) -> None:
+    assert client_a.post(PAGE, {"pseudonym": "STUDENT_A"}).status_code == 302
+    assert Profile.objects.get(user=student_a).pseudonym == "STUDENT_A"
+
+
+def test_the_admin_refuses_another_users_username_at_the_field(
+    client_instructor, student_a, student_b
+) -> None:
+    profile = Profile.objects.get(user=student_b)
+    response = admin_pseudonym_set(client_instructor, profile, "student_a")
+    assert response.status_code == 200
+    assert REFUSED in str(response.context["adminform"].form.errors["pseudonym"])
+    profile.refresh_from_db()
+    assert profile.pseudonym == ""
+
+
+def test_saving_only_spaces_says_the_nickname_was_cleared(client_a, student_a) -> None:
+    saved = client_a.post(PAGE, {"pseudonym": "warp-speed"}, follow=True).content.decode()
+    assert "排行榜昵称已保存。" in saved
+    cleared = client_a.post(PAGE, {"pseudonym": "   "}, follow=True).content.decode()
+    assert "排行榜昵称已清除，你不会出现在排行榜上。" in cleared
+    assert "排行榜昵称已保存。" not in cleared
+    assert Profile.objects.get(user=student_a).pseudonym == ""
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client_a.post(PAGE, {"pseudonym": ""}, follow=True).content.decode()
+    assert "Leaderboard nickname cleared: you do not appear on the leaderboard." in english
