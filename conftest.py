@@ -134,6 +134,19 @@ def browser_login(page, live_server, username: str, password: str = TEST_PASSWOR
     page.wait_for_url(f"{live_server.url}/")
 
 
+def lab_editor_page(browser, live_server, url: str, lang: str, viewport: dict):
+    """A new context in `lang` at `viewport`, student_a logged in, on the lab problem at `url` once
+    its editor (CodeMirror) has replaced the textarea. Returns (context, page); close the context."""
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    browser_login(page, live_server, "student_a")
+    page.goto(live_server.url + url)
+    page.wait_for_selector(".CodeMirror")
+    return context, page
+
+
 def admin_action(client, changelist: str, action: str, *objects):
     """Run an admin action on `objects`, posted as the changelist's action form posts it."""
     return client.post(changelist, {"action": action, "_selected_action": [o.pk for o in objects]})

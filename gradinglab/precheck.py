@@ -343,7 +343,9 @@ def check_triton(source: str) -> list[Finding]:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        return [Finding("syntax", exc.lineno, _("语法错误：%(m)s") % {"m": exc.msg})]
+        # The compiler's own words (English), quoted as its, not run into a sentence of ours.
+        what = _("Python 编译器报告语法错误：“%(m)s”") % {"m": exc.msg}
+        return [Finding("syntax", exc.lineno, what)]
     visitor = _TritonVisitor(_aliases(tree))
     visitor.visit(tree)
     findings = visitor.findings

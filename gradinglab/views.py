@@ -20,9 +20,10 @@ from gradinglab.access import may_request_regrade, may_review_in_admin
 from gradinglab.drafts import DraftError, draft_save, drafts_of
 from gradinglab.models import Assignment, Problem, Submission
 from gradinglab.roofline import roofline_chart
-from gradinglab.runner.source import MAX_SOURCE_BYTES
+from gradinglab.runner.source import FILE_SUFFIXES, MAX_SOURCE_BYTES, file_fits
 from gradinglab.scoring import point_split
 from gradinglab.services import results, submissions
+from gradinglab.templatetags.lab_tags import backend_label
 from lectures.rendering import highlight_code
 from lectures.selectors import section_links
 
@@ -117,6 +118,7 @@ def _problem_context(
         },
         "has_timing": any(s.median_ms is not None for s in submissions),
         "source_cap_kib": MAX_SOURCE_BYTES // 1024,
+        "upload_accept": ",".join(FILE_SUFFIXES[b] for b in problem.backends if b in FILE_SUFFIXES),
         # The whole form's cap (pdcsite.security.BodyLimitMiddleware): site.js checks a chosen
         # file against it, since an over-size body is answered with a page of its own.
         "request_cap_bytes": settings.PDC_MAX_REQUEST_BYTES,
@@ -149,17 +151,28 @@ def starter_download(request: HttpRequest, slug: str, backend: str) -> HttpRespo
     source = _starters(problem).get(backend)
     if source is None:
         raise Http404("no starter for this backend")
-    ext = "py" if backend == "triton" else "cu"
     response = HttpResponse(source, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slug}_starter.{ext}"'
+    name = f"{slug}_starter{FILE_SUFFIXES[backend]}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def _uploaded_source(request: HttpRequest) -> str | None:
+def _uploaded_source(request: HttpRequest, backend: str) -> str | None:
     """The uploaded file as text (None: no upload). Refusals are SubmissionError, before reading."""
     upload = request.FILES.get("file")
     if upload is None:
         return None
+    if not file_fits(upload.name or "", backend):
+        raise submissions.SubmissionError(
+            gettext(
+                "没有提交 %(name)s：%(backend)s 后端只接受 %(suffix)s 文件；编辑器中的代码已保留。"
+            )
+            % {
+                "name": upload.name,
+                "backend": backend_label(backend),
+                "suffix": FILE_SUFFIXES[backend],
+            }
+        )
     if upload.size > MAX_SOURCE_BYTES:
         raise submissions.SubmissionError(
             gettext("上传的文件超过 %(n)d KiB，没有提交；编辑器中的代码已保留。")
@@ -191,7 +204,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     except DraftError:
         pass  # the editor keeps the code either way; the submission check reports the reason
     try:
-        uploaded = _uploaded_source(request)
+        uploaded = _uploaded_source(request, backend)
         sub = submissions.submission_create(
             student=request.user,
             assignment=assignment,
@@ -204,6 +217,8 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         context = _problem_context(
             request, problem, siblings, assignment, source=typed, backend=backend, error=str(exc)
         )
+        # This address answers POST only: the language switch returns to the form's own page.
+        context["page_url"] = assignment.get_absolute_url()
         return render(request, "gradinglab/problem.html", context, status=status)
     return redirect("gradinglab:submission", pk=sub.pk)
 

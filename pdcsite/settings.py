@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Inside the session, user, CSRF and language: its 405 page is drawn like the 403 and 404.
+    "pdcsite.not_allowed.MethodNotAllowedPageMiddleware",
     # Last, as django-axes requires: answers a locked-out login with the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -1,9 +1,10 @@
 """Error pages in the site's layout, in the reader's language, with DEBUG off as in production.
 
 A student who opened a staff page got Django's bare English "403 Forbidden"; a lab upload over the
-request limit replaced the editor with an unstyled page and no way back. 403 and 404 are drawn with
-the request (navigation, language switch); 500 and a refused request with no session, user or
-database at all (templates/standalone.html), since those may be what failed.
+request limit replaced the editor with an unstyled page and no way back; a GET of a form-only
+address was an empty 405. 403, 404 and 405 are drawn with the request (navigation, language
+switch); 500 and a refused request with no session, user or database at all
+(templates/standalone.html), since those may be what failed.
 """
 
 from __future__ import annotations
@@ -138,3 +139,49 @@ def test_oversized_lab_upload_is_refused_in_the_site_layout_with_a_way_back(
     english = _oversized(_english(client_a), url).content.decode()
     assert "Request not accepted" in english and "Back to the previous page" in english
     assert "请求" not in english
+
+
+POST_ONLY = [
+    ("client_a", "/lab/problems/vector-add/submit/", "/lab/problems/vector-add/"),
+    ("client_ta", "/grades/staff/students/{pk}/override/", "/grades/staff/students/{pk}/"),
+    ("client_instructor", "/quizzes/staff/midterm/pick/", "/quizzes/staff/midterm/"),
+]
+
+
+@pytest.mark.parametrize(("who", "url", "up"), POST_ONLY)
+def test_opening_a_form_only_address_is_the_site_405_in_both_languages(
+    request, student_a, who: str, url: str, up: str
+) -> None:
+    """A GET of an address that only takes a form's POST (a bookmark, a reload after the language
+    switch) was an empty body: Chromium showed "HTTP ERROR 405" with no way back."""
+    client = request.getfixturevalue(who)
+    url, up = url.format(pk=student_a.pk), up.format(pk=student_a.pk)
+    response = client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    _in_layout(html)
+    assert 'class="nav-links"' in html  # drawn with the request: the reader's own navigation
+    assert "这个地址不能直接打开" in html and "表单" in html
+    assert f'href="{up}"' in html and 'href="/"' in html
+    assert client.head(url).status_code == 405
+
+    english = _english(client).get(url).content.decode()
+    assert "This address cannot be opened directly" in english and f'href="{up}"' in english
+    assert "地址" not in english and 'lang="en"' in english
+
+
+def test_a_405_links_up_only_to_an_address_that_exists(client_a) -> None:
+    html = client_a.get("/i18n/setlang/").content.decode()  # Django's view: GET redirects
+    assert "这个地址不能直接打开" not in html
+    html = client_a.get("/accounts/logout/").content.decode()
+    assert "这个地址不能直接打开" in html and 'href="/accounts/"' not in html
+
+
+def test_the_api_keeps_its_json_405(client_a) -> None:
+    response = client_a.get("/api/v1/worker/result")
+    assert response.status_code in (401, 403, 405)  # DRF: credentials are checked first
+    assert response["Content-Type"].startswith("application/json")
+    response = client_a.put("/api/v1/submissions")
+    assert response.status_code == 405 and response.json()["detail"]
+    response = client_a.get("/api/v1/submissions", HTTP_ACCEPT="text/html")
+    assert response["Content-Type"].startswith("application/json"), response.status_code

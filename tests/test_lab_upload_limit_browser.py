@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from conftest import browser_login
+from conftest import lab_editor_page
 from gradinglab.models import Submission
 from gradinglab.tests.labkit import make_assignment
 
@@ -27,24 +27,15 @@ def _file(name: str, size: int) -> dict:
     return {"name": name, "mimeType": "text/x-python", "buffer": b"#" * size}
 
 
-def _editor_page(browser, live_server, lang: str, width: int):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
-    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    page = context.new_page()
-    browser_login(page, live_server, "student_a")
-    page.goto(live_server.url + URL)
-    page.wait_for_selector(".CodeMirror")
-    return context, page
-
-
 @pytest.mark.parametrize(("lang", "width"), [("zh-hans", 1280), ("en", 390)])
 def test_too_large_upload_is_stopped_in_the_page_with_the_code_kept(
     live_server, _browser, student_a, lang: str, width: int
 ) -> None:
     make_assignment()
     limit = settings.PDC_MAX_REQUEST_BYTES
-    context, page = _editor_page(_browser, live_server, lang, width)
+    context, page = lab_editor_page(
+        _browser, live_server, URL, lang, {"width": width, "height": 900}
+    )
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
     page.click(".CodeMirror-code")

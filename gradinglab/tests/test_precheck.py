@@ -212,3 +212,15 @@ def test_flag_policy_queues_and_flags(
     sub = Submission.objects.get()
     assert sub.flagged and "torch.cuda.Stream" in sub.flag_reason
     assert job is not None and job["submission_id"] == sub.pk
+
+
+def test_a_syntax_error_quotes_the_python_compilers_own_words() -> None:
+    """The student reads whose words these are: the compiler's English, quoted, in either language
+    (it read "第 1 行：语法错误：invalid syntax", Chinese and English run together)."""
+    source = "x = = 1\n"
+    refused = precheck.check(source, "triton", REFUSE_ALL).refused
+    assert refused[0].describe() == "第 1 行：Python 编译器报告语法错误：“invalid syntax”"
+    with translation.override("en"):
+        refused = precheck.check(source, "triton", REFUSE_ALL).refused
+        said = refused[0].describe()
+    assert said == "line 1: the Python compiler reports a syntax error: “invalid syntax”"

@@ -119,18 +119,29 @@
 
 // A form that came back with errors: its first error comes into view and takes focus (the field it
 // names, or the form-wide list itself), so that on a long page (a student's gradebook page, five
-// staff forms under a long table) nobody has to hunt for what went wrong, and a screen reader
-// reads it out.
+// staff forms under a long table, the lab's submit button under the problem statement) nobody has
+// to hunt for what went wrong, and a screen reader reads it out. An error is a Django form's
+// .errorlist, or a form's own error line that the server filled (data-form-error: the lab's).
 (function () {
   "use strict";
-  var first = document.querySelector("main .errorlist");
-  if (!first) return;
-  var form = first.closest("form");
-  var field = !first.classList.contains("nonfield") && form && form.querySelector('[aria-invalid="true"]');
-  if (field) {
-    field.focus();
-    return;
+  function focusFirstError() {
+    var first = document.querySelector("main .errorlist, main [data-form-error]");
+    if (!first) return;
+    var form = first.closest("form");
+    var listed = first.classList.contains("errorlist") && !first.classList.contains("nonfield");
+    var field = listed && form && form.querySelector('[aria-invalid="true"]');
+    if (field) {
+      field.focus();
+      return;
+    }
+    first.setAttribute("tabindex", "-1");
+    first.focus();
   }
-  first.setAttribute("tabindex", "-1");
-  first.focus();
+  // Once the page's own scripts have run (they come after this one, before DOMContentLoaded): the
+  // lab's editor replaces its textarea, above the error, with a box of another height.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", focusFirstError);
+  } else {
+    focusFirstError();
+  }
 })();
