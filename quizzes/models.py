@@ -216,8 +216,14 @@ class Quiz(models.Model):
             MaxValueValidator(TIME_LIMIT_MAX_MINUTES, _("限时最多 %(limit_value)s 分钟。")),
         ],
     )
+    # 0 read as "no limit" (services test `if quiz.max_attempts`), the opposite of what a TA who
+    # typed it meant; empty is the way to say no limit.
     max_attempts = models.PositiveIntegerField(
-        _("最多作答次数"), null=True, blank=True, help_text=_("留空表示不限")
+        _("最多作答次数"),
+        null=True,
+        blank=True,
+        help_text=_("留空表示不限"),
+        validators=[MinValueValidator(1, _("最多作答次数至少为 1；不限次数请留空。"))],
     )
     grading_method = models.CharField(
         _("成绩汇总方式"),
@@ -239,8 +245,13 @@ class Quiz(models.Model):
         default=True,
         help_text=_("每次作答按学生与作答次数固定的种子打乱；刷新后顺序不变"),
     )
+    # Likewise 0 drew the whole pool.
     draw_count = models.PositiveIntegerField(
-        _("从题池抽题数"), null=True, blank=True, help_text=_("留空表示使用题池中全部题目")
+        _("从题池抽题数"),
+        null=True,
+        blank=True,
+        help_text=_("留空表示使用题池中全部题目"),
+        validators=[MinValueValidator(1, _("抽题数至少为 1；使用全部题目请留空。"))],
     )
     grade_max_points = models.DecimalField(
         _("计入成绩册的满分"),

@@ -1,6 +1,7 @@
 """A quiz's settings have sane bounds, said at the field in the reader's language, on the staff
 editor and in the admin alike (the rules live on the model): gradebook points above 0, a time
-limit of 1 minute to a day, a lecture number 1–99, a late penalty of 0–100 % (once a raw
+limit of 1 minute to a day, at least 1 attempt and 1 drawn question (0 meant "no limit" and
+"the whole pool"), a lecture number 1–99, a late penalty of 0–100 % (once a raw
 "约束 “quiz_late_penalty_0_100” 是无效的"), and times in order (open, close, late deadline). A
 refused form is shown again with what was typed; a draft saved before the rules cannot be
 published."""
@@ -33,6 +34,8 @@ REFUSED = [
      "The time limit must be at least 1 minute; leave it empty for no limit."),
     ({"time_limit_minutes": "99999999999"}, "time_limit_minutes", "限时最多 1440 分钟。",
      "The time limit can be at most 1440 minutes."),
+    ({"max_attempts": "0"}, "max_attempts", "最多作答次数至少为 1；不限次数请留空。",
+     "Maximum attempts must be at least 1; leave it empty for no limit."),
     ({"lecture": "999"}, "lecture", "讲次最多为 99。", "The lecture number can be at most 99."),
     ({"lecture": "0"}, "lecture", "讲次至少为 1。", "The lecture number must be at least 1."),
     ({"late_penalty_percent": "150"}, "late_penalty_percent", "迟交扣分不能超过 100%。",
@@ -91,7 +94,7 @@ def test_the_quiz_editor_refuses_times_out_of_order_and_keeps_the_quiz(client_ta
 
 def test_the_admin_applies_the_same_rules(client_instructor) -> None:
     data = NEW | {"kind": "graded", "partial_credit": "coverage", "time_limit_minutes": "0",
-                  "late_penalty_percent": "150", "pool-TOTAL_FORMS": "0",
+                  "late_penalty_percent": "150", "draw_count": "0", "pool-TOTAL_FORMS": "0",
                   "pool-INITIAL_FORMS": "0", "pool-MIN_NUM_FORMS": "0",
                   "pool-MAX_NUM_FORMS": "1000"}  # fmt: skip
     response = client_instructor.post("/admin/quizzes/quiz/add/", data)
@@ -100,6 +103,7 @@ def test_the_admin_applies_the_same_rules(client_instructor) -> None:
     assert errors == {
         "time_limit_minutes": ["限时至少 1 分钟；不限时请留空。"],
         "late_penalty_percent": ["迟交扣分不能超过 100%。"],
+        "draw_count": ["抽题数至少为 1；使用全部题目请留空。"],
     }
     assert not Quiz.objects.filter(slug="quiz-b").exists()
 
