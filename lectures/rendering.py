@@ -3,7 +3,7 @@
 Pipeline: fenced code and ``$…$`` / ``$$…$$`` math are cut out first (so Markdown never sees
 them), the rest goes through python-markdown, then code comes back highlighted by Pygments and
 math comes back as MathML from latex2mathml. A formula latex2mathml cannot parse is shown as
-code, never as raw ``$…$``.
+code, never as raw ``$…$``. Raw HTML in the Markdown is escaped, never passed through.
 """
 
 from __future__ import annotations
@@ -219,7 +219,13 @@ def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: st
     text = _cut_figures(text, code)
     text = _cut_math(text, math, fallbacks)
     headings = TocExtension(slugify=lambda value, sep: ids + slugify_unicode(value, sep))
-    body = markdown.markdown(text, extensions=[*MD_EXTENSIONS, headings], output_format="html")
+    md = markdown.Markdown(extensions=[*MD_EXTENSIONS, headings], output_format="html")
+    # Staff text is not trusted to carry HTML (as for announcements): raw tags and blocks come out
+    # escaped, as text. Entities such as ``&lt;`` still work; code, math and figures are cut out
+    # above and put back after Markdown, so the HTML this module builds is unaffected.
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    body = md.convert(text)
     body = code.restore(math.restore(body))
     if link is not None:
         body = LINK_RE.sub(lambda m: f'href="{html.escape(link(m["num"]))}"', body)
