@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -42,3 +43,10 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def clean(self) -> None:
+        """The rule of the announcement_expires_after_start constraint, said at the field in the
+        page's language (the constraint stays, for every other writer)."""
+        super().clean()
+        if self.starts_at and self.expires_at and self.expires_at <= self.starts_at:
+            raise ValidationError({"expires_at": _("过期时间必须晚于开始显示时间。")})

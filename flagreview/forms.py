@@ -7,6 +7,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from flagreview.models import REASON_MAX_CHARS, RESPONSE_MAX_CHARS, FlagVerdict
+from gradebook.forms import left_empty
 
 
 class ResponseForm(forms.Form):
@@ -46,6 +47,7 @@ class VerdictForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        if data.get("decision") == FlagVerdict.Decision.RESTORE and data.get("points") is None:
+        # Only when the box was left empty: a value the field refused (-1, abc) has its own error.
+        if data.get("decision") == FlagVerdict.Decision.RESTORE and left_empty(self["points"]):
             self.add_error("points", _("恢复分数需要填写分数。"))
         return data

@@ -32,6 +32,13 @@ class ItemChoiceField(forms.ModelChoiceField):
     widget = _ContentSelect
 
 
+def left_empty(field: forms.BoundField) -> bool:
+    """The box was left empty (blank or spaces), as the person sent it: a value the field refused
+    is not empty, and has its own error already."""
+    value = field.value()
+    return value is None or str(value).strip() == ""
+
+
 def _items() -> ItemChoiceField:
     return ItemChoiceField(queryset=GradeItem.objects.order_by("due_at", "key"), label=_("成绩项"))
 
@@ -57,7 +64,10 @@ class ExtensionForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        if (data.get("due_at") is None) == (data.get("extra_days") is None):
+        # As sent, not as cleaned: -3 extra days is refused by the field (1–365), and is not
+        # "neither filled in"; both boxes filled is "both", even when one of them was refused.
+        filled = [name for name in ("due_at", "extra_days") if not left_empty(self[name])]
+        if len(filled) != 1:
             raise forms.ValidationError(_("请填写新截止时间或延长天数（二选一）。"))
         return data
 
@@ -98,7 +108,7 @@ class RegradeResolveForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         # Only when the box was left empty: a value the field refused has its own error already.
-        if data.get("decision") == "accept" and self["points"].value() in ("", None):
+        if data.get("decision") == "accept" and left_empty(self["points"]):
             self.add_error("points", _("改分需要填写新分数。"))
         return data
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -17,6 +19,15 @@ from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import in_page_language
 from gradebook import reasons
+
+# The rules of the CheckConstraints below, as field validators and clean(): the admin and every
+# model form then say what is wrong at the field, in the page's language, instead of naming the
+# constraint. The constraints stay, for every other writer.
+MAX_POINTS_MIN = Decimal("0.01")
+PERCENT = [
+    MinValueValidator(0, _("不能小于 %(limit_value)s%%。")),
+    MaxValueValidator(100, _("不能超过 %(limit_value)s%%。")),
+]
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -46,7 +57,12 @@ class GradeItem(models.Model):
     title_en = models.CharField(_("英文名称"), max_length=200, blank=True)
     kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices)
     category = models.CharField(_("类别"), max_length=64, default="other")
-    max_points = models.DecimalField(_("满分"), max_digits=8, decimal_places=2)
+    max_points = models.DecimalField(
+        _("满分"),
+        max_digits=8,
+        decimal_places=2,
+        validators=[MinValueValidator(MAX_POINTS_MIN, _("满分至少为 %(limit_value)s 分。"))],
+    )
     weight = models.DecimalField(
         _("类别内权重"), max_digits=6, decimal_places=3, default=Decimal("1")
     )
@@ -57,10 +73,10 @@ class GradeItem(models.Model):
     )
     # Percent of the raw score lost per started late day, and the most a late item can lose (percent).
     late_penalty_per_day = models.DecimalField(
-        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10")
+        _("每天扣分 %"), max_digits=5, decimal_places=2, default=Decimal("10"), validators=PERCENT
     )
     late_penalty_cap = models.DecimalField(
-        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100")
+        _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100"), validators=PERCENT
     )
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
 
@@ -243,7 +259,7 @@ class Category(models.Model):
 
     key = models.CharField(_("类别标识"), max_length=64, unique=True)
     title = models.CharField(_("名称"), max_length=100)
-    weight = models.DecimalField(_("权重 %"), max_digits=5, decimal_places=2)
+    weight = models.DecimalField(_("权重 %"), max_digits=5, decimal_places=2, validators=PERCENT)
     drop_lowest = models.PositiveSmallIntegerField(_("去掉最低的 N 项"), default=0)
     position = models.PositiveSmallIntegerField(_("排序"), default=0)
 
@@ -335,6 +351,12 @@ class Extension(StaffGrant):
 
     def __str__(self) -> str:
         return f"{self.student} · {self.item}: {self.due_at or f'+{self.extra_days}'}"
+
+    def clean(self) -> None:
+        """The extension_has_date_or_days rule, at the field next to the date."""
+        super().clean()
+        if self.due_at is None and self.extra_days is None:
+            raise ValidationError({"extra_days": _("请填写新截止时间或延长天数（二选一）。")})
 
     def effective_due(self) -> datetime | None:
         """Extra days follow the item's due date if staff move it later."""
