@@ -21,6 +21,7 @@ from django.utils.translation import pgettext
 from flagreview import selectors
 from flagreview.models import REASON_MAX_CHARS, RESPONSE_MAX_CHARS, FlagResponse, FlagVerdict
 from gradebook.models import GradeEvent
+from gradebook.reasons import Reason
 from gradebook.services import GradeError, grade_audit_note
 from gradinglab.models import Submission
 
@@ -81,7 +82,9 @@ _NOTE_ACTIONS = {
 def _apply(sub: Submission, decision: str, points: Decimal | None, actor, reason: str) -> None:
     from gradinglab.services.results import assignment_grade_item, submission_score_override
 
-    note = f"flag verdict on submission #{sub.pk} round {sub.round}: {decision}; {reason}"
+    note = Reason("flag_verdict", submission=sub.pk, round=sub.round, decision=decision)
+    if reason:
+        note = Reason("with_note", reason=note, note=reason)
     if decision == FlagVerdict.Decision.RESTORE:
         if points is None:
             raise FlagError(_("恢复分数需要填写分数。"))

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from accounts.roles import STUDENT
-from gradebook import calc
+from gradebook import calc, reasons
 from gradebook.models import Grade, GradeItem
 from pdcsite.errors import LineErrors
 from pdcsite.uploads import csv_dict_reader
@@ -136,7 +136,8 @@ def _profile_cells(student: AbstractBaseUser) -> list[str]:
 
 def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
     """One item over the roster. `points` is the automatic (or imported) score and an override has
-    its own column, so the file imports back without changing anything, overrides included."""
+    its own column, so the file imports back without changing anything, overrides included. A
+    reason the system wrote is said in the exporting person's language, as on the pages."""
     rows: list[list] = [list(ITEM_COLUMNS)]
     for student, res in results:
         grade = grades.get(student.pk)
@@ -149,7 +150,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
                 res.penalty_percent if res.status == calc.GRADED else "",
                 res.counted,
                 grade.override_points if grade else None,
-                _plain(grade.override_reason) if grade else "",
+                _plain(reasons.shown(grade.override_reason)) if grade else "",
             ]
         )
     return _text(rows)

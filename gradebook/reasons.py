@@ -32,6 +32,22 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     ),
     "regrade_response": (_("复核申请 #%(request)s：%(response)s"), {}),
     "csv_import": (_("CSV 导入，第 %(line)s 行"), {}),
+    "similarity_pair": (
+        _("相似度 #%(a)s ~ #%(b)s（%(fraction)s）：%(decision)s"),
+        {"decision": "similarity.SimilarityDecision.Decision"},
+    ),
+    "similarity_archive": (
+        _("相似度 #%(a)s ~ 归档 %(archived)s（%(fraction)s）：%(decision)s"),
+        {"decision": "similarity.SimilarityDecision.Decision"},
+    ),
+    "flag_verdict": (
+        _("提交 #%(submission)s 第 %(round)s 轮的处理结论：%(decision)s"),
+        {"decision": "flagreview.FlagVerdict.Decision"},
+    ),
+    "extension_due": (_("截止时间延至 %(due)s"), {}),
+    "extension": (_("已延期"), {}),
+    # A system reason (nested parts) followed by staff's words.
+    "with_note": (_("%(reason)s；%(note)s"), {}),
 }
 
 
@@ -41,7 +57,8 @@ class Reason(str):
     parts: dict[str, Any]
 
     def __new__(cls, reason_id: str, **args: Any) -> Reason:
-        parts = {"id": reason_id, "args": {k: str(v) for k, v in args.items()}}
+        args = {k: v.parts if isinstance(v, Reason) else str(v) for k, v in args.items()}
+        parts = {"id": reason_id, "args": args}
         with translation.override("en"):
             self = super().__new__(cls, render(parts))
         self.parts = parts
@@ -73,15 +90,56 @@ _LEGACY: list[tuple[str, re.Pattern[str]]] = [
     ("attempt_graded", re.compile(r"attempt (?P<number>\d+) graded \((?P<method>[a-z_]+)\)")),
     ("regrade_response", re.compile(r"regrade #(?P<request>\d+): (?P<response>.*)", re.S)),
     ("csv_import", re.compile(r"CSV import, line (?P<line>\d+)")),
+    (
+        "similarity_pair",
+        re.compile(
+            r"similarity #(?P<a>\d+) ~ #(?P<b>\d+) \((?P<fraction>\d+%)\): (?P<decision>[a-z_]+)"
+        ),
+    ),
+    (
+        "similarity_archive",
+        re.compile(
+            r"similarity #(?P<a>\d+) ~ archive (?P<archived>.+?) \((?P<fraction>\d+%)\): "
+            r"(?P<decision>[a-z_]+)"
+        ),
+    ),
+    (
+        "flag_verdict",
+        re.compile(
+            r"flag verdict on submission #(?P<submission>\d+) round (?P<round>\d+): "
+            r"(?P<decision>[a-z_]+)"
+        ),
+    ),
+    ("extension_due", re.compile(r"due (?P<due>\d{4}-\d\d-\d\d \d\d:\d\d)")),
+    ("extension", re.compile(r"extended")),
 ]
 
 
 def legacy_parts(text: str) -> dict[str, Any]:
-    """The parts of a reason written as one of the old English f-strings; {} for anything else."""
+    """The parts of a reason written as one of the old English f-strings; {} for anything else.
+    "<old reason>; <staff's words>" is read as a `with_note`."""
+    parts = _legacy_one(text)
+    if not parts:
+        head, sep, note = text.partition("; ")
+        if sep and (reason := _legacy_one(head)):
+            parts = {"id": "with_note", "args": {"reason": reason, "note": note}}
+    return parts
+
+
+def _legacy_one(text: str) -> dict[str, Any]:
     for reason_id, pattern in _LEGACY:
         if match := pattern.fullmatch(text):
-            return {"id": reason_id, "args": match.groupdict()}
+            args = match.groupdict()
+            # A lab override whose note was itself a system reason (a flag verdict's restore).
+            if reason_id == "submission_override" and (note := legacy_parts(args["note"])):
+                args["note"] = note
+            return {"id": reason_id, "args": args}
     return {}
+
+
+def shown(text: str, parts: dict[str, Any] | None = None) -> str:
+    """A stored reason in the active language when the system wrote it, else as written."""
+    return render(parts or legacy_parts(text)) or text
 
 
 def render(parts: dict[str, Any]) -> str:
@@ -91,9 +149,15 @@ def render(parts: dict[str, Any]) -> str:
     if not known or not isinstance(args, dict):
         return ""
     template, labelled = known
-    shown = {k: _label(labelled[k], v) if k in labelled else v for k, v in args.items()}
+    said = {}
+    for key, value in args.items():
+        if isinstance(value, dict):  # a nested reason
+            value = render(value)
+            if not value:
+                return ""
+        said[key] = _label(labelled[key], value) if key in labelled else value
     try:
-        return str(template) % shown
+        return str(template) % said
     except (KeyError, TypeError, ValueError):
         return ""
 

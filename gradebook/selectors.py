@@ -8,6 +8,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -96,13 +97,33 @@ def facts_for(student_ids: Iterable[int]) -> dict[int, calc.StudentFacts]:
     )
     for student_id, key, points, submitted_at in rows:
         facts[student_id].scores[key] = calc.Score(points, submitted_at)
-    for ext in Extension.objects.filter(student_id__in=ids).select_related("item"):
-        due = ext.effective_due()
-        if due is not None:
-            facts[ext.student_id].due_overrides[ext.item.key] = due
+    for student_id, overrides in _due_overrides(ids).items():
+        facts[student_id].due_overrides.update(overrides)
     for exc in Excusal.objects.filter(student_id__in=ids).select_related("item"):
         facts[exc.student_id].excused.add(exc.item.key)
     return facts
+
+
+def _due_overrides(
+    student_ids: list[int], keys: Iterable[str] | None = None
+) -> dict[int, dict[str, datetime]]:
+    """Each student's extended due dates by item key (`Extension.effective_due`): what lateness
+    is judged against, and so the date every page shows that student."""
+    exts = Extension.objects.filter(student_id__in=student_ids).select_related("item")
+    if keys is not None:
+        exts = exts.filter(item__key__in=list(keys))
+    overrides: dict[int, dict[str, datetime]] = defaultdict(dict)
+    for ext in exts:
+        due = ext.effective_due()
+        if due is not None:
+            overrides[ext.student_id][ext.item.key] = due
+    return overrides
+
+
+def extended_dues(student: AbstractBaseUser, keys: Iterable[str]) -> dict[str, datetime]:
+    """The student's own due dates of those items (keys) staff extended for them; other apps show
+    these in place of their own due date."""
+    return _due_overrides([student.pk], keys).get(student.pk, {})
 
 
 def standing(course: Course, facts: calc.StudentFacts, *, released_only: bool) -> calc.Standing:
@@ -124,6 +145,9 @@ class StudentRow:
     item: GradeItem
     result: calc.ItemResult | None  # None: the item is not released, so nothing about the score
     status: str
+    # The student's own deadline (extended or not), shown released or not.
+    due_at: datetime | None = None
+    extended: bool = False
     override_reason: str = ""
     open_regrades: int = 0
 
@@ -158,6 +182,8 @@ def student_view(student: AbstractBaseUser) -> dict:
                 item=item,
                 result=result if item.released else None,
                 status=student_status(item, result),
+                due_at=result.due_at,
+                extended=result.extended,
                 override_reason=grade.override_reason if grade else "",
                 open_regrades=open_counts[item.pk],
             )
@@ -185,7 +211,7 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
                 "title_en": row.item.title_en,  # "" when staff gave none (quizzes may lack one)
                 "category": row.item.category,
                 "max_points": _s(row.item.max_points),
-                "due_at": res.due_at if res else row.item.due_at,
+                "due_at": row.due_at,
                 "status": row.status,
                 "points": _s(res.raw) if res else None,
                 "late_penalty_percent": _s(res.penalty_percent) if res else None,

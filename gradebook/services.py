@@ -22,7 +22,12 @@ _CENT = Decimal("0.01")
 
 
 class GradeError(ValueError):
-    """A score that cannot be recorded (out of range, missing reason, …)."""
+    """A score that cannot be recorded (out of range, missing reason, …). `field` names the form
+    field the message belongs beside, when it is about one."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _quantize(points: Decimal | int | float | str) -> Decimal:
@@ -308,6 +313,13 @@ def extension_grant(
         )
     if due_at is not None and timezone.is_naive(due_at):
         raise GradeError(_("新截止时间需要带时区。"))
+    if due_at is not None and item.due_at is not None and due_at <= item.due_at:
+        # An extension only ever extends: an earlier date would make on-time work late.
+        raise GradeError(
+            _("新截止时间必须晚于该项原截止时间 %(due)s。")
+            % {"due": f"{timezone.localtime(item.due_at):%Y-%m-%d %H:%M}"},
+            field="due_at",
+        )
     now = timezone.now()
     extension, _created = Extension.objects.update_or_create(
         student=student,
@@ -321,13 +333,16 @@ def extension_grant(
         },
     )
     due = extension.effective_due()
-    note = f"due {timezone.localtime(due):%Y-%m-%d %H:%M}" if due else "extended"
+    when = f"{timezone.localtime(due):%Y-%m-%d %H:%M}" if due else ""
+    note = Reason("extension_due", due=when) if due else Reason("extension")
+    if reason.strip():
+        note = Reason("with_note", reason=note, note=reason.strip())
     _note(
         item=item,
         student=student,
         actor=actor,
         action=GradeEvent.Action.EXTENSION,
-        reason=f"{note}; {reason.strip()}".strip("; "),
+        reason=note,
         now=now,
     )
     return extension

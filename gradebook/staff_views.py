@@ -183,7 +183,7 @@ def student_action(request: HttpRequest, user_id: int, action: str) -> HttpRespo
             messages.success(request, _apply(action, student, request.user, form.cleaned_data))
             return redirect("gradebook:staff_student", user_id=student.pk)
         except services.GradeError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
     return _student_page(request, student, bound=(action, form), status=400)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
+from gradebook.selectors import extended_dues
 from gradinglab import conf
 from gradinglab.models import Assignment, GradingJob, Problem, Submission, WorkerNode
 
@@ -51,12 +52,21 @@ def queue_position(submission: Submission) -> int | None:
     return ahead + 1
 
 
+def personal_dues(user, assignments: list[Assignment]) -> dict[int, datetime]:
+    """The user's own due date of each assignment staff extended for them, by assignment pk: the
+    gradebook decides lateness (`gradebook.selectors.extended_dues`), so the lab shows its date."""
+    by_key = {a.grade_item_key: a.pk for a in assignments}
+    return {by_key[key]: due for key, due in extended_dues(user, by_key).items()}
+
+
 @dataclass(frozen=True)
 class AssignmentRow:
     assignment: Assignment
     attempts: int
     best: Decimal | None
     last_status: str | None
+    due_at: datetime | None  # the user's own: the assignment's, or their extension's
+    extended: bool
 
 
 def lab_index(user) -> list[AssignmentRow]:
@@ -73,14 +83,18 @@ def lab_index(user) -> list[AssignmentRow]:
     last = {}
     for sub in Submission.objects.owned_by(user).order_by("created_at"):
         last[sub.assignment_id] = sub.status
+    ordered = sorted(assignments.order_by("due_at", "pk"), key=_course_order)
+    extended = personal_dues(user, ordered)
     return [
         AssignmentRow(
             a,
             stats.get(a.pk, {}).get("attempts", 0),
             stats.get(a.pk, {}).get("best"),
             last.get(a.pk),
+            extended.get(a.pk, a.due_at),
+            a.pk in extended,
         )
-        for a in sorted(assignments.order_by("due_at", "pk"), key=_course_order)
+        for a in ordered
     ]
 
 

@@ -81,6 +81,7 @@ def _problem_context(
 ) -> dict:
     """The problem page. `source`/`backend` put the student's posted code back into the editor."""
     submissions = selectors.submissions_of(request.user, assignment) if assignment else []
+    extended = selectors.personal_dues(request.user, [assignment]) if assignment else {}
     starters = _starters(problem)
     drafts = drafts_of(request.user, problem)
     first = problem.backends[0] if problem.backends else ""
@@ -96,6 +97,8 @@ def _problem_context(
         "statement": problem.statement_for(page_lang()),
         "statement_lang": "en" if page_lang() == "en" and problem.statement_en_html else "zh",
         "assignment": assignment,
+        "due_at": extended.get(assignment.pk, assignment.due_at) if assignment else None,
+        "extended": bool(extended),
         "siblings": siblings,
         "section_links": section_links(anchors=problem.sections),
         "tolerances": [

@@ -190,6 +190,7 @@ def similarity_decide(
 ) -> SimilarityDecision:
     """Record a TA's decision and write it into the gradebook's audit trail for each student."""
     from gradebook.models import GradeEvent
+    from gradebook.reasons import Reason
     from gradebook.services import grade_audit_note
     from gradinglab.services.results import assignment_grade_item
 
@@ -202,8 +203,15 @@ def similarity_decide(
         pair=pair, decision=decision, note=note, decided_by=actor, decided_at=timezone.now()
     )
     item = assignment_grade_item(pair.run.assignment)
-    other = f"#{pair.submission_b_id}" if pair.submission_b_id else f"archive {pair.archived}"
-    reason = f"similarity #{pair.submission_a_id} ~ {other} ({pair.fraction:.0%}): {decision}"
+    fraction, a = f"{pair.fraction:.0%}", pair.submission_a_id
+    if pair.submission_b_id:
+        reason = Reason(
+            "similarity_pair", a=a, b=pair.submission_b_id, fraction=fraction, decision=decision
+        )
+    else:
+        reason = Reason(
+            "similarity_archive", a=a, archived=pair.archived, fraction=fraction, decision=decision
+        )
     students = [pair.submission_a.student]
     if pair.submission_b is not None:
         students.append(pair.submission_b.student)
@@ -213,7 +221,7 @@ def similarity_decide(
             student=student,
             actor=actor,
             action=GradeEvent.Action.SIMILARITY,
-            reason=f"{reason}; {note}" if note else reason,
+            reason=Reason("with_note", reason=reason, note=note) if note else reason,
         )
     return row
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
+from gradebook import reasons
 from gradebook.models import BUILT_IN_CATEGORY_NAMES
 
 register = template.Library()
@@ -96,3 +97,10 @@ def ref_label(ref: str) -> str:
     if kind == "attempt" and ident.isdigit():
         return _("作答 #%(n)s") % {"n": ident}
     return ref
+
+
+@register.filter
+def reason_text(text: str) -> str:
+    """A stored score-change reason in the page's language when the system wrote it (a regrade's
+    answer, …), else a staff member's words as written."""
+    return reasons.shown(text or "")

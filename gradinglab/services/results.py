@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.language import page_lang
 from gradebook.models import Grade, GradeItem
-from gradebook.reasons import Reason
+from gradebook.reasons import Reason, cleaned
 from gradebook.services import grade_item_ensure, grade_record
 from gradinglab import conf, result_check
 from gradinglab.models import (
@@ -230,7 +230,7 @@ def submission_score_override(
     from gradebook.models import GradeEvent
     from gradebook.services import GradeError, grade_audit_note
 
-    reason = (reason or "").strip()
+    reason = cleaned(reason or "")  # a system reason (a flag verdict) keeps its parts
     if not reason:
         raise GradeError(_("改分需要填写原因。"))
     assignment = submission.assignment

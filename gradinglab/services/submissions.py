@@ -25,6 +25,7 @@ from gradinglab.models import (
     token_hash,
 )
 from gradinglab.runner.source import MAX_SOURCE_BYTES, SourceProblem, source_problem
+from gradinglab.selectors import personal_dues
 from gradinglab.worker.jobs import make_payload
 from gradinglab.worker.queues import CPU_QUEUE
 from pdcsite.logs import tag_submission
@@ -79,7 +80,18 @@ def _precheck(assignment: Assignment, backend: str, source: str) -> precheck.Ver
     return verdict
 
 
-def _check_window(assignment: Assignment, now: datetime) -> bool:
+def _own_window(
+    assignment: Assignment, student: AbstractBaseUser
+) -> tuple[datetime, datetime | None]:
+    """The student's due date and the end of their late window: the assignment's, moved as a whole
+    by an extension staff granted (the gradebook's rule: gradinglab.selectors.personal_dues)."""
+    due = assignment.due_at
+    own = personal_dues(student, [assignment]).get(assignment.pk, due)
+    shift = max(own - due, timedelta(0))
+    return due + shift, (assignment.late_until + shift if assignment.late_until else None)
+
+
+def _check_window(assignment: Assignment, now: datetime, student: AbstractBaseUser) -> bool:
     """Raises SubmissionClosed outside the window; returns True when the submission is late."""
     if not assignment.published:
         raise SubmissionClosed(gettext("该实验尚未发布"))
@@ -93,11 +105,14 @@ def _check_window(assignment: Assignment, now: datetime) -> bool:
             gettext("该实验于 %(at)s 开放")
             % {"at": f"{timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M}"}
         )
-    if assignment.due_at is None or now <= assignment.due_at:
+    if assignment.due_at is None:
         return False
-    if assignment.late_until and now <= assignment.late_until:
+    due, late_until = _own_window(assignment, student)
+    if now <= due:
+        return False
+    if late_until and now <= late_until:
         return True
-    closed_at = timezone.localtime(assignment.late_until or assignment.due_at)
+    closed_at = timezone.localtime(late_until or due)
     raise SubmissionClosed(
         gettext("已过截止时间 %(at)s，不再接受提交") % {"at": f"{closed_at:%Y-%m-%d %H:%M}"}
     )
@@ -146,7 +161,7 @@ def submission_create(
     now = now or timezone.now()
     source = source.replace("\r\n", "\n")
     _check_source(assignment, backend, source)
-    late = _check_window(assignment, now)
+    late = _check_window(assignment, now, student)
     # Serialise one student's submissions to one assignment so the rate limit cannot be raced.
     get_user_model().objects.select_for_update().filter(pk=student.pk).first()
     _check_rate(assignment, student, now, practice=practice)
