@@ -62,38 +62,30 @@ def test_similarity_decision(pair_world, client_ta) -> None:  # noqa: F811
     assert "相似度" not in english and "上报" not in english
 
 
-def test_flag_verdicts_keep_and_restore(rejected, client_ta, student_a) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("sent", "action", "zh", "en"),
+    [
+        # A kept result is logged as the verdict itself.
+        ({"decision": "keep", "reason": "缓存命中"}, GradeEvent.Action.FLAG_KEEP,
+         "维持原判；缓存命中", "Keep the result; 缓存命中"),
+        # A restored score is said inside the lab's per-submission override (nested parts).
+        ({"decision": "restore", "points": "10", "reason": "设备表有误"},
+         GradeEvent.Action.SUBMISSION_OVERRIDE, "恢复分数；设备表有误", "Restore the score; 设备表有误"),
+    ],
+    ids=["keep", "restore"],
+)  # fmt: skip
+def test_flag_verdicts(rejected, client_ta, student_a, sent, action, zh, en) -> None:  # noqa: F811
     sub = rejected
-    keep = client_ta.post(
-        f"/flags/submissions/{sub.pk}/verdict/", {"decision": "keep", "reason": "缓存命中"}
-    )
-    assert keep.status_code == 302
-    assert _stored_as_parts(GradeEvent.Action.FLAG_KEEP)
+    response = client_ta.post(f"/flags/submissions/{sub.pk}/verdict/", sent)
+    assert response.status_code == 302
+    assert _stored_as_parts(action)
     chinese = _audit(client_ta, student_a)
-    assert f"提交 #{sub.pk} 第 {sub.round} 轮的处理结论：维持原判；缓存命中" in chinese
-    assert "flag verdict" not in chinese and ": keep" not in chinese
+    assert f"提交 #{sub.pk} 第 {sub.round} 轮的处理结论：{zh}" in chinese
+    assert "flag verdict" not in chinese and f": {sent['decision']}" not in chinese
     _in(client_ta, "en")
     english = _audit(client_ta, student_a)
-    assert f"flag verdict on submission #{sub.pk} round {sub.round}: Keep the result; 缓存命中" in (
-        english
-    )
+    assert f"flag verdict on submission #{sub.pk} round {sub.round}: {en}" in english
     assert "处理结论" not in english
-
-
-def test_flag_restore_is_said_inside_the_lab_override(rejected, client_ta, student_a) -> None:  # noqa: F811
-    sub = rejected
-    restore = client_ta.post(
-        f"/flags/submissions/{sub.pk}/verdict/",
-        {"decision": "restore", "points": "10", "reason": "设备表有误"},
-    )
-    assert restore.status_code == 302
-    assert _stored_as_parts(GradeEvent.Action.SUBMISSION_OVERRIDE)
-    chinese = _audit(client_ta, student_a)
-    assert f"提交 #{sub.pk} 第 {sub.round} 轮的处理结论：恢复分数；设备表有误" in chinese
-    assert "flag verdict" not in chinese and ": restore" not in chinese
-    _in(client_ta, "en")
-    english = _audit(client_ta, student_a)
-    assert f"round {sub.round}: Restore the score; 设备表有误" in english
 
 
 def test_regrade_acceptance_on_every_page_and_the_csv(
