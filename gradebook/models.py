@@ -103,6 +103,12 @@ class GradeItem(models.Model):
         # and breadcrumbs) get the English title where there is one, as the site's pages do.
         return in_page_language(self.title, self.title_en)
 
+    @property
+    def from_lab(self) -> bool:
+        """Fed by a lab assignment (gradinglab's `Assignment.grade_item_key`, "lab:<pk>"), whose
+        submission pages show each autograded score whatever the gradebook releases."""
+        return self.key.startswith("lab:")
+
 
 class GradeQuerySet(OwnedQuerySet):
     def for_member(self, user) -> GradeQuerySet:

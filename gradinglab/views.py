@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -322,14 +323,42 @@ def submission_source(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _picked_submission(request: HttpRequest, name: str) -> Submission | None:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()):
+        raise Http404("submission id must be a number")
+    return _submission_or_404(request, int(raw))
+
+
+def _diff_back_url(request: HttpRequest, picked: Submission | None) -> str:
+    """The problem page the compare form was on (its hidden fields), else the picked submission's."""
+    slug, assignment = request.GET.get("problem", ""), request.GET.get("assignment", "")
+    if not slug and picked is not None:
+        slug = picked.assignment.problem.slug
+        assignment = str(picked.assignment_id)
+    if not slug:
+        return reverse("gradinglab:index")
+    url = reverse("gradinglab:problem", args=[_problem_or_404(request, slug).slug])
+    if assignment.isascii() and assignment.isdigit():
+        url += "?" + urlencode({"assignment": assignment})
+    return url
+
+
 @login_required
 @require_GET
 def submission_diff(request: HttpRequest) -> HttpResponse:
-    try:
-        a_id, b_id = int(request.GET.get("a", "")), int(request.GET.get("b", ""))
-    except ValueError as exc:
-        raise Http404("choose two submissions") from exc
-    a, b = _submission_or_404(request, a_id), _submission_or_404(request, b_id)
+    """Both ids pass the access check before anything else, so another student's id is a 404 even
+    when the other pick is missing; a missing or repeated pick is the student's slip, answered on
+    the page they came from, not with a 404."""
+    a, b = _picked_submission(request, "a"), _picked_submission(request, "b")
+    if a is None or b is None:
+        messages.error(request, gettext("请在 A 列和 B 列各选一次提交，再比较。"))
+        return redirect(_diff_back_url(request, a or b))
+    if a.pk == b.pk:
+        messages.error(request, gettext("A 和 B 选的是同一次提交，请选两次不同的提交。"))
+        return redirect(_diff_back_url(request, a))
     diff = selectors.source_diff(a, b)
     return render(
         request,

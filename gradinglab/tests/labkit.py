@@ -258,3 +258,13 @@ def graded_on_h100(student, worker, token: str, capture, doc: dict[str, Any]) ->
         post_result(worker, token, job["job_token"], {**doc, "backend": "cuda"}).status_code == 201
     )
     return response.json()["id"]
+
+
+@pytest.fixture
+def two_submissions(client_a, client_b, assignment, django_capture_on_commit_callbacks):
+    """Ids of one submission by student_a and one by student_b, through the API."""
+    purge()
+    a, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
+    b, _ = submit_and_take(client_b, django_capture_on_commit_callbacks)
+    assert a.status_code == b.status_code == 201
+    return a.json()["id"], b.json()["id"]

@@ -13,15 +13,6 @@ from gradinglab.tests.labkit import purge, submit_and_take
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def two_submissions(client_a, client_b, assignment, django_capture_on_commit_callbacks):
-    purge()
-    a, _ = submit_and_take(client_a, django_capture_on_commit_callbacks)
-    b, _ = submit_and_take(client_b, django_capture_on_commit_callbacks)
-    assert a.status_code == b.status_code == 201
-    return a.json()["id"], b.json()["id"]
-
-
 PAGES = [
     "/lab/submissions/{b}/",
     "/lab/submissions/{b}/status/",
