@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from accounts.models import ApiToken
@@ -24,9 +25,9 @@ class StudentTokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str):  # type: ignore[override]
         if not key.startswith(ApiToken.PREFIX):
-            raise exceptions.AuthenticationFailed("not a student API token")
+            raise exceptions.AuthenticationFailed(_("这不是学生的 API 令牌。"))
         token = ApiToken.objects.by_raw(key)
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("invalid or revoked token")
+            raise exceptions.AuthenticationFailed(_("令牌无效或已被撤销。"))
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
         return (token.user, token)

@@ -84,7 +84,9 @@ class ApiToken(models.Model):
         verbose_name=_("用户"),
     )
     key_hash = models.CharField(max_length=64, unique=True, verbose_name=_("令牌哈希"))
-    label = models.CharField(max_length=64, default="cli", verbose_name=_("名称"))
+    label = models.CharField(
+        max_length=64, default="cli", verbose_name=pgettext_lazy("name of a thing", "名称")
+    )
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
     last_used_at = models.DateTimeField(null=True, blank=True, verbose_name=_("最近使用"))
     revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("吊销时间"))

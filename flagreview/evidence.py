@@ -104,13 +104,15 @@ _SENTENCES: dict[str, Promise] = {
     "timed_output": gettext_lazy("计时调用中（计时规模 %(bench)s），输出与正确结果不同。"),
     "precheck": gettext_lazy("提交前的静态检查标记了你的代码（代码照常评测，但要由助教看过）。"),
     "staff": gettext_lazy("助教标记了这次提交，需要复查。"),
+    "staff:reason": gettext_lazy("助教标记了这次提交：%(reason)s"),
     "other": gettext_lazy("评测系统标记了这次结果，需要助教查看。"),
 }
 
 
 def _variant(kind: str, p: dict[str, str]) -> str:
     """The key of the sentence that says what the figures present can say."""
-    for figure in {"cache": ("ratio",), "timed_output": ("output", "input")}.get(kind, ()):
+    variants = {"cache": ("ratio",), "timed_output": ("output", "input"), "staff": ("reason",)}
+    for figure in variants.get(kind, ()):
         if p.get(figure):
             return f"{kind}:{figure}"
     return kind if kind in _SENTENCES else "other"
@@ -132,9 +134,15 @@ def parse_flag(raw: str) -> Item:
         return Item("timer", raw, {"bench": m[1], "events": _ms(m[2]), "trusted": _ms(m[3])})
     if raw.startswith("precheck:"):
         return Item("precheck", raw)
-    if raw.strip() == "TA":  # the admin's "flag selected" action
+    if raw.strip() == "TA":  # the admin's "flag selected" action (no reason given)
         return Item("staff", raw)
     return Item("other", raw)
+
+
+def staff_flag(reason: str) -> Item:
+    """A TA's flag: their own words, said as they wrote them (never parsed as a grader's flag)."""
+    reason = reason.strip()
+    return Item("staff", reason, {"reason": "" if reason == "TA" else reason})
 
 
 def parse_message(status: str, message: str) -> Item | None:
@@ -155,15 +163,20 @@ def is_timed_output_failure(status: str, message: str) -> bool:
     return status == "wrong_answer" and TIMED_OUTPUT.match(message) is not None
 
 
-def items_for(doc: dict[str, Any] | None, flag_reason: str) -> list[Item]:
-    """Every piece of evidence of one result: its flags, its message, the submission's own flag."""
+def items_for(
+    doc: dict[str, Any] | None, flag_reason: str, *, by_staff: bool = False
+) -> list[Item]:
+    """Every piece of evidence of one result: its flags, its message, the submission's own flag
+    (`by_staff`: a TA set it, so its reason is theirs, whatever the document says)."""
     doc = doc or {}
     items = [parse_flag(str(f)) for f in doc.get("flags") or []]
     kinds = {i.kind for i in items}
     from_message = parse_message(str(doc.get("status", "")), str(doc.get("message") or ""))
     if from_message and not (from_message.kind == "floor_message" and "floor" in kinds):
         items.append(from_message)
-    if flag_reason and not doc.get("flags"):  # the pre-check's or a TA's flag, not the document's
+    if by_staff:
+        items.append(staff_flag(flag_reason))
+    elif flag_reason and not doc.get("flags"):  # the pre-check's flag, not the document's
         items.append(parse_flag(flag_reason))
     if not items and doc.get("status") == "rejected":
         items.append(Item("other", str(doc.get("message") or "")))

@@ -17,12 +17,17 @@ class ResponseForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
     )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, by_staff: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Formatted per request: a lazy string formatted at import is frozen in one language.
-        self.fields["text"].help_text = gettext(
-            "只能回应一次，最多 %(n)d 个字。说明你的实现为什么这么快，或者哪里可能出了问题。"
-        ) % {"n": RESPONSE_MAX_CHARS}
+        # A TA's flag may be about anything (copying, say), not only a suspiciously fast result.
+        if by_staff:
+            help_text = gettext("只能回应一次，最多 %(n)d 个字。针对助教写的原因说明你的情况。")
+        else:
+            help_text = gettext(
+                "只能回应一次，最多 %(n)d 个字。说明你的实现为什么这么快，或者哪里可能出了问题。"
+            )
+        self.fields["text"].help_text = help_text % {"n": RESPONSE_MAX_CHARS}
 
 
 class VerdictForm(forms.Form):

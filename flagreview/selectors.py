@@ -39,6 +39,10 @@ class Case:
         return self.verdict is None
 
     @property
+    def flagged_by_staff(self) -> bool:
+        return _flagged_by_staff(self.submission)
+
+    @property
     def can_respond(self) -> bool:
         return self.response is None and self.verdict is None
 
@@ -66,6 +70,10 @@ def case_filter(queryset: QuerySet[Submission]) -> QuerySet[Submission]:
     )
 
 
+def _flagged_by_staff(sub: Submission) -> bool:
+    return sub.flagged and sub.flagged_by == Submission.FlaggedBy.STAFF
+
+
 def _this_round(model, sub: Submission):
     return model.objects.filter(submission=sub, round=sub.round).first()
 
@@ -87,7 +95,8 @@ def case_of(sub: Submission) -> Case | None:
     if not case_filter(Submission.objects.filter(pk=sub.pk)).exists():
         return None
     doc = sub.result or {}
-    items = evidence.items_for(doc, sub.flag_reason if sub.flagged else "")
+    flag_reason = sub.flag_reason if sub.flagged else ""
+    items = evidence.items_for(doc, flag_reason, by_staff=_flagged_by_staff(sub))
     return Case(
         submission=sub,
         doc=doc,

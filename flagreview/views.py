@@ -27,7 +27,7 @@ def _case_page(
     staff = reads_flag_record(request.user)
     own = may_respond(request.user, case.submission)
     if response_form is None and own and case.can_respond:
-        response_form = ResponseForm()
+        response_form = ResponseForm(by_staff=case.flagged_by_staff)
     if verdict_form is None and staff and case.is_open:
         verdict_form = VerdictForm(initial={"points": case.suggested_points})
     context = {
@@ -60,7 +60,7 @@ def respond(request: HttpRequest, pk: int) -> HttpResponse:
             else _("助教已经给出结论，不能再回应。"),
         )
         return _case_page(request, case, status=409)
-    form = ResponseForm(request.POST)
+    form = ResponseForm(request.POST, by_staff=case.flagged_by_staff)
     if form.is_valid():
         try:
             services.flag_response_create(

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.roles import STUDENT
 from gradebook import calc, reasons
 from gradebook.models import Grade, GradeItem
+from gradebook.templatetags.gradebook_tags import status_label
 from pdcsite.errors import LineErrors
 from pdcsite.uploads import csv_dict_reader
 
@@ -186,20 +187,32 @@ def gradebook_export(grid: dict) -> str:
 
 
 def mine_export(view: dict) -> str:
-    """A student's own grades: released items only (unreleased rows carry no score at all)."""
-    rows: list[list] = [["key", "title", "max_points", "status", "points", "penalty %", "counted"]]
+    """A student's own grades: released items only (unreleased rows carry no score at all). The
+    student reads this file, so headers, titles and statuses are in the reader's language, as on
+    the page; the staff files keep the column names an import reads back."""
+    header = [
+        _("标识"),
+        _("成绩项"),
+        _("满分"),
+        _("状态"),
+        _("得分"),
+        _("迟交扣分（%）"),
+        _("计入"),
+    ]
+    rows: list[list] = [header]
     for row in view["rows"]:
         res = row.result
         rows.append(
             [
                 row.item.key,
-                _plain(row.item.title),
+                _plain(str(row.item)),
                 row.item.max_points,
-                row.status,
+                status_label(row.status),
                 res.raw if res else "",
                 res.penalty_percent if res else "",
                 res.counted if res else "",
             ]
         )
-    rows.append(["total %", "", "", "", "", "", view["standing"].total_percent])
+    total = [_("总评百分比（仅计已评分的项）"), "", "", "", "", ""]
+    rows.append([*total, view["standing"].total_percent])
     return _text(rows)

@@ -166,8 +166,23 @@ class OverrideForm(forms.Form):
     reason = forms.CharField(label=_("理由"), max_length=500)
 
 
+class SubmissionAdminForm(forms.ModelForm):
+    class Meta:
+        model = Submission
+        fields = ("flagged", "flag_reason", "staff_comment")
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("flagged") and not (data.get("flag_reason") or "").strip():
+            # The student reads the reason on the flag's case page and answers it.
+            self.add_error("flag_reason", _("标记提交时必须写明原因（学生会看到）。"))
+        return data
+
+
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
+    form = SubmissionAdminForm
+
     class Media:
         # Stylesheets, not style attributes: the CSP allows no inline styles.
         css = {"all": ("lectures/pygments.css", "gradinglab/admin.css")}
@@ -208,6 +223,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         "finished_at",
         "flagged",
         "flag_reason",
+        "flagged_by",
         "staff_comment",
         "source_highlighted",
         "result_pretty",
@@ -222,6 +238,13 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    def save_model(self, request: HttpRequest, obj: Submission, form, change: bool) -> None:
+        # A flag set or reworded here is the TA's, whoever flagged the submission first.
+        if {"flagged", "flag_reason"} & set(form.changed_data):
+            obj.flagged_by = Submission.FlaggedBy.STAFF if obj.flagged else ""
+            obj.flag_reason = obj.flag_reason.strip() if obj.flagged else ""
+        super().save_model(request, obj, form, change)
 
     def get_urls(self):
         return [

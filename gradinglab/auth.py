@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import authentication, exceptions, permissions
 
 from gradinglab.models import WorkerNode, token_hash
@@ -34,11 +36,11 @@ class WorkerTokenAuthentication(authentication.BaseAuthentication):
         token_guard(request._request)  # guessing worker tokens is throttled like passwords
         if len(header) != 2:
             token_failed(request._request)
-            raise exceptions.AuthenticationFailed("malformed worker credential")
+            raise exceptions.AuthenticationFailed(_("评测机凭据格式不对。"))
         node = WorkerNode.objects.filter(token_hash=token_hash(header[1]), active=True).first()
         if node is None:
             token_failed(request._request)
-            raise exceptions.AuthenticationFailed("invalid or revoked worker credential")
+            raise exceptions.AuthenticationFailed(_("评测机凭据无效或已被撤销。"))
         return (WorkerPrincipal(node), node)
 
     def authenticate_header(self, request) -> str:
@@ -46,7 +48,7 @@ class WorkerTokenAuthentication(authentication.BaseAuthentication):
 
 
 class IsWorker(permissions.BasePermission):
-    message = "a worker credential is required"
+    message = gettext_lazy("需要评测机凭据。")
 
     def has_permission(self, request, view) -> bool:
         return isinstance(request.auth, WorkerNode)

@@ -270,6 +270,10 @@ class Submission(models.Model):
         NEEDS_GPU = "needs_gpu", _("需要 GPU")
         INFRASTRUCTURE_ERROR = "infrastructure_error", _("评测系统错误")
 
+    class FlaggedBy(models.TextChoices):
+        GRADER = "grader", _("评测系统")
+        STAFF = "staff", _("助教")
+
     PENDING = (Status.QUEUED, Status.RUNNING)
 
     assignment = models.ForeignKey(
@@ -311,6 +315,11 @@ class Submission(models.Model):
     device_name = models.CharField(max_length=200, blank=True, verbose_name=_("设备"))
     flagged = models.BooleanField(_("已标记"), default=False)
     flag_reason = models.CharField(_("标记原因"), max_length=300, blank=True)
+    # Who set the flag: the reason text cannot tell (a TA may write anything, and an unknown kind
+    # of automatic flag must not read as a TA's words). Blank when not flagged.
+    flagged_by = models.CharField(
+        _("标记者"), max_length=8, choices=FlaggedBy.choices, blank=True, editable=False
+    )
     staff_comment = models.TextField(_("助教评语（学生可见）"), blank=True)
     # A "run public tests" request: graded on the CPU path, never scored, never an attempt.
     practice = models.BooleanField(_("仅运行公开测试"), default=False)
@@ -421,7 +430,9 @@ class SubmissionResult(models.Model):
 class WorkerNode(models.Model):
     """A grading host's credential and its last heartbeat. `kind` is "cpu" or a GPU kind."""
 
-    name = models.CharField(max_length=100, unique=True, verbose_name=_("名称"))
+    name = models.CharField(
+        max_length=100, unique=True, verbose_name=pgettext_lazy("name of a thing", "名称")
+    )
     kind = models.CharField(max_length=32, verbose_name=_("类型"))
     # The exact device model (torch.cuda.get_device_name) the web side computes physical floors
     # for; blank = the fastest device of `kind`, so no honest kernel on any variant is refused.

@@ -18,7 +18,13 @@ def csv_text(raw: bytes) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise forms.ValidationError(_("文件不是 UTF-8 编码的 CSV。")) from exc
+        # Excel for Chinese Windows saves "CSV" as GBK: say which of its types to pick instead.
+        raise forms.ValidationError(
+            _(
+                "文件不是 UTF-8 编码的 CSV。在 Excel 中用“另存为”，"
+                "保存类型选“CSV UTF-8（逗号分隔）”，再上传一次。"
+            )
+        ) from exc
     if "\x00" in text:
         raise forms.ValidationError(_("文件含有空字符（NUL），不是文本 CSV。"))
     _check_readable(text)

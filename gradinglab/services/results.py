@@ -144,6 +144,7 @@ def result_finish(
     submission.device_name = (document.get("device") or {}).get("name", "")[:200]
     if reason := result_check.review_reason(document):
         submission.flagged, submission.flag_reason = True, reason
+        submission.flagged_by = Submission.FlaggedBy.GRADER
     submission.save()
     if submission.score is not None:
         assignment_grade_sync(assignment=submission.assignment, student=submission.student)

@@ -180,6 +180,7 @@ def submission_create(
         counts_as_attempt=not practice,
         flagged=bool(verdict.flagged),
         flag_reason=verdict.flag_reason() if verdict.flagged else "",
+        flagged_by=Submission.FlaggedBy.GRADER if verdict.flagged else "",
     )
     tag_submission(submission.pk)
     job_dispatch(submission, now)
@@ -233,6 +234,9 @@ def submissions_rerun(*, submissions: list[Submission], actor: AbstractBaseUser)
 
 @transaction.atomic
 def submissions_flag(*, submissions: list[Submission], flagged: bool, reason: str = "") -> int:
+    """A TA's flag (or its removal) on each of `submissions`."""
     return Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(
-        flagged=flagged, flag_reason=reason[:300] if flagged else ""
+        flagged=flagged,
+        flag_reason=reason[:300] if flagged else "",
+        flagged_by=Submission.FlaggedBy.STAFF if flagged else "",
     )

@@ -21,3 +21,38 @@ def test_no_open_lab_is_said_in_the_request_language(client_a) -> None:
     assert english.json()["detail"] == "No lab assignment open for submission: no-such-problem"
     points = client_a.get("/api/v1/problems/no-such-problem/points", HTTP_ACCEPT="application/json")
     assert points.status_code == 404 and points.json()["detail"].startswith("No lab assignment")
+
+
+URL = "/api/v1/problems/vector-add/points"
+
+
+@pytest.mark.parametrize(
+    ("token", "chinese", "english"),
+    [
+        ("pdc_not-a-real-token", "令牌无效或已被撤销。", "Invalid or revoked token."),
+        ("abc", "这不是学生的 API 令牌。", "Not a student API token."),
+    ],
+)
+def test_a_bad_token_is_refused_in_the_accept_language(client, token, chinese, english) -> None:
+    auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+    default = client.get(URL, **auth)
+    assert default.status_code == 401 and default.json()["detail"] == chinese
+    asked = client.get(URL, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9", **auth)
+    assert asked.status_code == 401 and asked.json()["detail"] == english
+
+
+def test_a_validation_error_is_said_in_the_accept_language(client_a) -> None:
+    def post(**headers):
+        body = {"problem": "vector-add", "backend": "triton"}  # no source
+        return client_a.post("/api/v1/submissions", body, "application/json", **headers)
+
+    chinese = post()
+    assert chinese.status_code == 400 and chinese.json()["detail"]["source"] == ["该字段是必填项。"]
+    english = post(HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 400
+    assert english.json()["detail"]["source"] == ["This field is required."]
+
+
+def test_a_web_page_still_ignores_accept_language(client_a) -> None:
+    page = client_a.get("/lab/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="zh-CN">' in page
