@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime, timedelta
 from decimal import Decimal
 from urllib.parse import urlencode
 
@@ -205,6 +206,14 @@ class Assignment(models.Model):
         be set more than once and the bare problem page shows the latest due."""
         url = reverse("gradinglab:problem", args=[self.problem.slug])
         return f"{url}?{urlencode({'assignment': self.pk})}"
+
+    def late_until_for(self, own_due: datetime | None) -> datetime | None:
+        """The end of the late window for a student whose due date is `own_due`: an extension
+        staff granted moves the whole window, late days included (gradinglab.selectors.
+        personal_dues gives `own_due`). The submit check and the pages both read it here."""
+        if not (self.late_until and self.due_at and own_due):
+            return self.late_until
+        return self.late_until + max(own_due - self.due_at, timedelta(0))
 
     def clean(self) -> None:
         """The publishing gate (issue 11): an assignment is newly published only while its

@@ -68,6 +68,10 @@ class AssignmentRow:
     due_at: datetime | None  # the user's own: the assignment's, or their extension's
     extended: bool
 
+    @property
+    def late_until(self) -> datetime | None:
+        return self.assignment.late_until_for(self.due_at)
+
 
 def lab_index(user) -> list[AssignmentRow]:
     assignments = Assignment.objects.visible_to(user).select_related("problem")

@@ -85,10 +85,11 @@ def _own_window(
 ) -> tuple[datetime, datetime | None]:
     """The student's due date and the end of their late window: the assignment's, moved as a whole
     by an extension staff granted (the gradebook's rule: gradinglab.selectors.personal_dues)."""
-    due = assignment.due_at
-    own = personal_dues(student, [assignment]).get(assignment.pk, due)
-    shift = max(own - due, timedelta(0))
-    return due + shift, (assignment.late_until + shift if assignment.late_until else None)
+    due = max(
+        personal_dues(student, [assignment]).get(assignment.pk, assignment.due_at),
+        assignment.due_at,
+    )
+    return due, assignment.late_until_for(due)
 
 
 def _check_window(assignment: Assignment, now: datetime, student: AbstractBaseUser) -> bool:

@@ -54,3 +54,17 @@ def test_a_student_without_an_extension_keeps_the_assignments_window(
     assignment, due = _lab(instructor, student_a, late_days=None)
     with pytest.raises(SubmissionClosed):
         _submit(assignment, student_b, due + timedelta(days=1))
+
+
+@pytest.mark.parametrize("url", ["/lab/problems/vector-add/", "/lab/"])
+def test_the_pages_show_the_moved_late_window(
+    client_a, client_b, instructor, student_a, url
+) -> None:
+    """What the student is told matches what the submit check allows: a window moved by two days."""
+    assignment, due = _lab(instructor, student_a, late_days=1)
+    moved, unmoved = due + timedelta(days=3), due + timedelta(days=1)
+    page = client_a.get(url).content.decode()
+    assert f"{timezone.localtime(moved):%Y-%m-%d %H:%M}" in page
+    assert f"{timezone.localtime(unmoved):%Y-%m-%d %H:%M}" not in page
+    other = client_b.get(url).content.decode()
+    assert f"{timezone.localtime(unmoved):%Y-%m-%d %H:%M}" in other
