@@ -236,8 +236,7 @@ class GradeEvent(models.Model):
     def shown_reason(self) -> str:
         """The reason in the page's language when the system wrote it, else as written. Rows
         from before reason_parts are read back from the English the code wrote then."""
-        parts = self.reason_parts or reasons.legacy_parts(self.reason)
-        return reasons.render(parts) or self.reason
+        return reasons.shown(self.reason, self.reason_parts)
 
 
 class GradeEventImmutable(Exception):
