@@ -48,6 +48,9 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     "extension": (_("已延期"), {}),
     # A system reason (nested parts) followed by staff's words.
     "with_note": (_("%(reason)s；%(note)s"), {}),
+    # An automatic score posted under a staff override: the override still decides the score.
+    "override_in_force": (_("%(reason)s（人工改分仍有效；自动得分 %(value)s）"), {}),
+    "override_in_force_bare": (_("人工改分仍有效；自动得分 %(value)s"), {}),
 }
 
 
@@ -78,6 +81,15 @@ def parts_of(reason: str) -> dict[str, Any]:
 # The English f-strings the code wrote before reasons had parts (rows of an upgraded database),
 # read back into parts so that those rows are said in the page's language too.
 _LEGACY: list[tuple[str, re.Pattern[str]]] = [
+    # First: the reason inside may itself end in text another pattern's ".*" would swallow.
+    (
+        "override_in_force_bare",
+        re.compile(r"\(override in force; automatic score (?P<value>\S+)\)"),
+    ),
+    (
+        "override_in_force",
+        re.compile(r"(?P<reason>.+) \(override in force; automatic score (?P<value>\S+)\)", re.S),
+    ),
     ("submission_best", re.compile(r"submission #(?P<submission>\d+) \((?P<status>[a-z_]+)\)")),
     (
         "submission_override",
@@ -133,6 +145,9 @@ def _legacy_one(text: str) -> dict[str, Any]:
             # A lab override whose note was itself a system reason (a flag verdict's restore).
             if reason_id == "submission_override" and (note := legacy_parts(args["note"])):
                 args["note"] = note
+            # The reason the override outlived may itself be a system reason.
+            if reason_id == "override_in_force" and (inner := legacy_parts(args["reason"])):
+                args["reason"] = inner
             return {"id": reason_id, "args": args}
     return {}
 

@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.roles import STUDENT
-from gradebook import calc
+from gradebook import calc, reasons
 from gradebook.models import (
     Category,
     Excusal,
@@ -218,7 +218,8 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
                 "grace_days_used": res.grace_days if res else None,
                 "counted": _s(res.counted) if res else None,
                 "dropped": res.dropped if res else None,
-                "override_reason": row.override_reason if res else "",
+                # A system reason (a regrade answer) in the request's language, like the page.
+                "override_reason": reasons.shown(row.override_reason) if res else "",
             }
         )
     standing_ = view["standing"]

@@ -184,13 +184,16 @@ def grade_record(
     grade.counted_ref = ref
     grade.points = grade.override_points if grade.override_points is not None else value
     action = GradeEvent.Action.IMPORT if source == Grade.Source.IMPORT else GradeEvent.Action.RECORD
-    note = (
-        reason
-        if grade.override_points is None
-        else f"{reason} (override in force; automatic score {value})".strip()
-    )
+    note = reason if grade.override_points is None else _override_in_force(reason, value)
     _save_logged(grade, action=action, old=old, actor=actor, reason=note, now=now)
     return grade
+
+
+def _override_in_force(reason: str, value: Decimal) -> Reason:
+    """The audit note of an automatic score that a staff override keeps from counting."""
+    if reason.strip():
+        return Reason("override_in_force", reason=cleaned(reason), value=value)
+    return Reason("override_in_force_bare", value=value)
 
 
 @transaction.atomic

@@ -19,6 +19,8 @@ from django.utils import timezone
 
 from flagreview.tests.conftest import rejected  # noqa: F401  (fixture)
 from gradebook.models import Grade, GradeEvent, RegradeRequest
+from gradebook.reasons import Reason
+from gradebook.services import grade_override, grade_record
 from gradinglab.tests.labkit import gpu_worker_token  # noqa: F401  (fixture)
 from similarity.tests.test_access import pair_world  # noqa: F401  (fixture)
 
@@ -110,6 +112,7 @@ def test_regrade_acceptance_on_every_page_and_the_csv(
     assert staff.count(zh) == 2 and "regrade #" not in staff  # the grade's row and the change log
     mine = unescape(client_a.get("/grades/").content.decode())
     assert f"助教改分：{zh}" in mine and "regrade #" not in mine
+    assert client_a.get("/grades/api/mine").json()["items"][0]["override_reason"] == zh  # its JSON
     assert zh in client_ta.get(csv_url).content.decode()
 
     _in(client_ta, "en")
@@ -118,6 +121,7 @@ def test_regrade_acceptance_on_every_page_and_the_csv(
     assert staff.count(en) == 2 and "复核申请" not in staff
     mine = unescape(client_a.get("/grades/").content.decode())
     assert en in mine and "复核申请" not in mine
+    assert client_a.get("/grades/api/mine").json()["items"][0]["override_reason"] == en
     exported = client_ta.get(csv_url).content.decode()
     assert en in exported and "复核申请" not in exported
 
@@ -143,6 +147,32 @@ def test_extension_log_line(client_ta, student_a, make_item, post, past_due) -> 
     assert f"due {when}; 病假 2 天" in _audit(client_ta, student_a)
 
 
+def test_automatic_score_under_an_override(client_ta, student_a, ta, make_item, post) -> None:
+    """A score posted while an override stands says so in the reader's language, with or without
+    a reason of its own (it once appended English to every page)."""
+    item = make_item("lab:1", max_points=100)
+    post(student_a, item, 60)
+    grade_override(student=student_a, item=item, points=90, actor=ta, reason="设备故障")
+    post(student_a, item, 65)  # no reason of its own
+    grade_record(
+        student=student_a,
+        item=item,
+        points=Decimal(70),
+        source="lab",
+        reason=Reason("submission_set_by_staff", submission=12),
+    )
+    assert Grade.objects.get(student=student_a, item=item).points == Decimal(90)
+    chinese = _audit(client_ta, student_a)
+    assert "人工改分仍有效；自动得分 65.00" in chinese
+    assert "提交 #12 的分数由助教设定（人工改分仍有效；自动得分 70.00）" in chinese
+    assert "override in force" not in chinese
+    _in(client_ta, "en")
+    english = _audit(client_ta, student_a)
+    assert "override in force; automatic score 65.00" in english
+    assert "submission #12 score set by staff (override in force; automatic score 70.00)" in english
+    assert "人工改分" not in english
+
+
 def test_rows_stored_as_english_before_are_read_back(
     client_a, client_ta, student_a, ta, make_item, post
 ) -> None:
@@ -159,6 +189,8 @@ def test_rows_stored_as_english_before_are_read_back(
         "submission #9: 0 -> 10; flag verdict on submission #9 round 2: restore; 表有误",
         "due 2026-12-22 09:16; 病假 2 天",
         "extended",
+        "(override in force; automatic score 65.00)",
+        "CSV import, line 4 (override in force; automatic score 70.00)",
     ]
     for reason in old:
         GradeEvent.objects.create(
@@ -178,6 +210,8 @@ def test_rows_stored_as_english_before_are_read_back(
         "提交 #9：0 → 10；提交 #9 第 2 轮的处理结论：恢复分数；表有误",
         "截止时间延至 2026-12-22 09:16；病假 2 天",
         "已延期",
+        "人工改分仍有效；自动得分 65.00",
+        "CSV 导入，第 4 行（人工改分仍有效；自动得分 70.00）",
     ]:
         assert said in chinese
     assert not any(reason in chinese for reason in old)
