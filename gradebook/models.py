@@ -364,12 +364,16 @@ class Extension(StaffGrant):
             raise ValidationError({"extra_days": _("请填写新截止时间或延长天数（二选一）。")})
 
     def effective_due(self) -> datetime | None:
-        """Extra days follow the item's due date if staff move it later."""
+        """The student's own due date, the one rule every page and the lab's submit check read.
+        An extension only ever extends: when staff move the item's due date past a granted date,
+        the item's date holds (and rows granted before earlier dates were refused stay harmless).
+        Extra days follow the item's due date if staff move it later."""
+        item_due = self.item.due_at
         if self.due_at is not None:
-            return self.due_at
-        if self.item.due_at is None:
+            return max(self.due_at, item_due) if item_due else self.due_at
+        if item_due is None:
             return None
-        return self.item.due_at + timedelta(days=self.extra_days or 0)
+        return item_due + timedelta(days=self.extra_days or 0)
 
 
 class Excusal(StaffGrant):

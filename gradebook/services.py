@@ -310,10 +310,9 @@ def extension_grant(
         raise GradeError(_("请填写新截止时间或延长天数（二选一）。"))
     if extra_days is not None and not 1 <= extra_days <= 365:
         raise GradeError(_("延长天数必须在 1–365 天之间。"))
-    if extra_days is not None and item.due_at is None:
-        raise GradeError(
-            _("%(item)s 没有截止时间可供延长；请填写新截止时间。") % {"item": str(item)}
-        )
+    if item.due_at is None:
+        # Nobody is late on an undated item: a date of the student's own could only make them so.
+        raise GradeError(_("%(item)s 没有截止时间，无需延期。") % {"item": str(item)}, field="item")
     if due_at is not None and timezone.is_naive(due_at):
         raise GradeError(_("新截止时间需要带时区。"))
     if due_at is not None and item.due_at is not None and due_at <= item.due_at:

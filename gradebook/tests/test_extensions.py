@@ -71,6 +71,42 @@ def test_extra_days_follow_a_moved_deadline(student_a, ta, make_item, post, past
 
 
 @pytest.mark.django_db
+def test_a_deadline_moved_past_a_granted_date_holds_for_that_student(
+    student_a, student_b, ta, make_item, post, past_due
+) -> None:
+    """The student with an extension is never worse off than the class: staff moving the item's
+    due date past the date they granted moves that student's date too."""
+    item = make_item("lab:1", max_points=100, due_at=past_due, **PENALTY)
+    extension_grant(student=student_a, item=item, actor=ta, due_at=past_due + timedelta(days=1))
+    for student in (student_a, student_b):
+        post(student, item, 50, submitted_at=past_due + timedelta(days=2, hours=1))
+    item.due_at = past_due + timedelta(days=3)
+    item.save(update_fields=["due_at"])
+    assert [_result(s, item).days_late for s in (student_a, student_b)] == [0, 0]
+    assert selectors.extended_dues(student_a, [item.key]) == {item.key: item.due_at}
+
+
+@pytest.mark.django_db
+def test_an_item_without_a_due_date_has_nothing_to_extend(
+    client_ta, student_a, ta, make_item
+) -> None:
+    """A date of the student's own on an undated item could only make them late."""
+    item = make_item("quiz:1")
+    with pytest.raises(GradeError, match="没有截止时间") as caught:
+        extension_grant(
+            student=student_a, item=item, actor=ta, due_at=timezone.now() + timedelta(days=1)
+        )
+    assert caught.value.field == "item"
+    response = client_ta.post(
+        f"/grades/staff/students/{student_a.pk}/extension/",
+        {"extension-item": item.pk, "extension-due_at": "2030-01-01T10:00"},
+    )
+    assert response.status_code == 400
+    assert "没有截止时间" in str(response.context["forms"]["extension"].errors["item"])
+    assert Extension.objects.count() == 0 and GradeEvent.objects.count() == 0
+
+
+@pytest.mark.django_db
 def test_extension_makes_a_missing_item_not_yet_due(student_a, ta, make_item, past_due) -> None:
     item = make_item("lab:1", due_at=past_due)
     assert _result(student_a, item).status == "missing"

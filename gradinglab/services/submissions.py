@@ -85,10 +85,7 @@ def _own_window(
 ) -> tuple[datetime, datetime | None]:
     """The student's due date and the end of their late window: the assignment's, moved as a whole
     by an extension staff granted (the gradebook's rule: gradinglab.selectors.personal_dues)."""
-    due = max(
-        personal_dues(student, [assignment]).get(assignment.pk, assignment.due_at),
-        assignment.due_at,
-    )
+    due = personal_dues(student, [assignment]).get(assignment.pk, assignment.due_at)
     return due, assignment.late_until_for(due)
 
 

@@ -68,3 +68,17 @@ def test_the_pages_show_the_moved_late_window(
     assert f"{timezone.localtime(unmoved):%Y-%m-%d %H:%M}" not in page
     other = client_b.get(url).content.decode()
     assert f"{timezone.localtime(unmoved):%Y-%m-%d %H:%M}" in other
+
+
+def test_a_granted_date_the_assignment_moved_past_keeps_the_assignments_window(
+    instructor, student_a
+) -> None:
+    """One rule (gradebook.models.Extension.effective_due): the lab's check and its pages read it."""
+    due = timezone.now() - timedelta(days=10)
+    assignment = make_assignment(due_at=due)
+    item = assignment_grade_item(assignment)
+    extension_grant(student=student_a, item=item, actor=instructor, due_at=due + timedelta(days=1))
+    assignment.due_at = due + timedelta(days=3)
+    assignment.save(update_fields=["due_at"])
+    assignment_grade_item(assignment)  # as the admin's save does
+    assert _submit(assignment, student_a, due + timedelta(days=2)).late is False
