@@ -51,6 +51,8 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     # An automatic score posted under a staff override: the override still decides the score.
     "override_in_force": (_("%(reason)s（人工改分仍有效；自动得分 %(value)s）"), {}),
     "override_in_force_bare": (_("人工改分仍有效；自动得分 %(value)s"), {}),
+    # Staff's words for an item score set from one submission's admin page.
+    "from_submission": (_("%(note)s（来自提交 #%(submission)s）"), {}),
 }
 
 
@@ -90,6 +92,7 @@ _LEGACY: list[tuple[str, re.Pattern[str]]] = [
         "override_in_force",
         re.compile(r"(?P<reason>.+) \(override in force; automatic score (?P<value>\S+)\)", re.S),
     ),
+    ("from_submission", re.compile(r"(?P<note>.+) \(from submission #(?P<submission>\d+)\)", re.S)),
     ("submission_best", re.compile(r"submission #(?P<submission>\d+) \((?P<status>[a-z_]+)\)")),
     (
         "submission_override",

@@ -7,6 +7,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gradebook.models import Grade
+from gradebook.reasons import Reason
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch
 from gradinglab.access import lab_may
@@ -164,6 +166,17 @@ class OverrideForm(forms.Form):
     )
     points = forms.DecimalField(label=_("分数"), max_digits=7, decimal_places=2, min_value=0)
     reason = forms.CharField(label=_("理由"), max_length=500)
+
+
+class FlagReasonForm(forms.Form):
+    """The bulk flag action's one question: the reason each student reads on their flag's page."""
+
+    reason = forms.CharField(
+        label=_("标记原因"),
+        max_length=Submission._meta.get_field("flag_reason").max_length,
+        help_text=_("学生会在标记页面看到这条原因并可以回应。"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
 
 
 class SubmissionAdminForm(forms.ModelForm):
@@ -319,7 +332,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             item=results.assignment_grade_item(sub.assignment),
             points=data["points"],
             actor=actor,
-            reason=f"{data['reason']} (from submission #{sub.pk})",
+            reason=Reason("from_submission", note=data["reason"].strip(), submission=sub.pk),
         )
 
     @admin.action(description=_("重新运行所选提交（在沙箱中再评测一次）"), permissions=["rerun"])
@@ -332,11 +345,28 @@ class SubmissionAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("标记所选提交"), permissions=["flag"])
-    def flag_selected(self, request: HttpRequest, queryset) -> None:
-        count = submissions.submissions_flag(submissions=list(queryset), flagged=True, reason="TA")
-        self.message_user(
-            request, ngettext("已标记 %(n)d 个提交", "已标记 %(n)d 个提交", count) % {"n": count}
-        )
+    def flag_selected(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        """First a page that asks the reason (the students read it); then the flags."""
+        form = FlagReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"].strip()
+            count = submissions.submissions_flag(
+                submissions=list(queryset), flagged=True, reason=reason
+            )
+            self.message_user(
+                request,
+                ngettext("已标记 %(n)d 个提交", "已标记 %(n)d 个提交", count) % {"n": count},
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("标记所选提交"),
+            "form": form,
+            "selected": queryset.select_related("student", "assignment__problem"),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/gradinglab/flag_reason.html", context)
 
     @admin.action(description=_("取消标记所选提交"), permissions=["flag"])
     def unflag_selected(self, request: HttpRequest, queryset) -> None:

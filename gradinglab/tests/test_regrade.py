@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import admin_action
 from gradebook.models import Grade, GradeEvent
 from gradinglab.models import Problem, RegradeRun, Submission
 from gradinglab.tests.labkit import (
@@ -140,7 +139,10 @@ def test_flag_hides_from_leaderboard_and_comment_reaches_student(
     graded, client_ta, client_a
 ) -> None:
     sub = Submission.objects.get(student__username="student_a")
-    response = admin_action(client_ta, "/admin/gradinglab/submission/", "flag_selected", sub)
+    response = client_ta.post(
+        "/admin/gradinglab/submission/",
+        {"action": "flag_selected", "_selected_action": [sub.pk], "apply": "1", "reason": "掩码"},
+    )
     assert response.status_code == 302
     sub.refresh_from_db()
     assert sub.flagged
