@@ -13,7 +13,11 @@ from lectures.anchors import section_url
 from lectures.figures import in_language
 from lectures.models import CoursePage, Lecture, Section
 from lectures.rendering import RenderError, render_markdown
-from lectures.services import lecture_save_staff_edit, section_save_staff_edit
+from lectures.services import (
+    course_page_save_staff_edit,
+    lecture_save_staff_edit,
+    section_save_staff_edit,
+)
 
 PREVIEW_JS = "lectures/admin_preview.js"
 
@@ -134,5 +138,4 @@ class CoursePageAdmin(PreviewMixin, admin.ModelAdmin):
     readonly_fields = ("preview",)
 
     def save_model(self, request, obj: CoursePage, form, change: bool) -> None:
-        obj.body_html = render_markdown(obj.body_md, link=section_url).html
-        obj.save()
+        course_page_save_staff_edit(page=obj)

@@ -50,9 +50,7 @@ def _fill_section(row: Section, parsed: ParsedSection, order: int) -> None:
 
 
 def _render_section(row: Section, headings: list[str] | None = None) -> None:
-    row.title_html = render_inline(row.title)
-    row.title_en_html = render_inline(row.title_en) if row.title_en else ""
-    row.body_html = _html(row.body_md, _heading_ids(row))
+    _store_html(row)
     row.search_title = plain_text(f"{row.number} {row.title}")
     row.search_title_en = plain_text(row.title_en)
     if headings is None:
@@ -74,15 +72,37 @@ def _heading_ids(row: Section | Lecture | CoursePage) -> str:
     return "intro--" if isinstance(row, Lecture) else ""
 
 
-def _rerendered(row: Section | Lecture | CoursePage, md_field: str, html_field: str) -> bool:
+def _fresh_html(row: Section | Lecture | CoursePage) -> dict[str, str]:
+    """Every stored HTML field of `row`, by name, as the current renderer makes it from its text."""
+    if isinstance(row, Section):
+        return {
+            "title_html": render_inline(row.title),
+            "title_en_html": render_inline(row.title_en) if row.title_en else "",
+            "body_html": _html(row.body_md, _heading_ids(row)),
+        }
+    if isinstance(row, Lecture):
+        return {
+            "overview_html": render_inline(row.overview_md),
+            "intro_html": _html(row.intro_md, _heading_ids(row)),
+        }
+    return {"body_html": _html(row.body_md, _heading_ids(row))}
+
+
+def _store_html(row: Section | Lecture | CoursePage) -> None:
+    for name, html in _fresh_html(row).items():
+        setattr(row, name, html)
+
+
+def _rerendered(row: Section | Lecture | CoursePage) -> bool:
     """Store the current renderer's HTML of a row the import leaves alone; True if it changed.
-    A renderer fix then reaches every page at the next import (deploys run one), not only the
-    sections whose text changed."""
-    html = _html(getattr(row, md_field), _heading_ids(row))
-    if html == getattr(row, html_field):
+    A renderer fix (raw HTML escaped since 72e5ddc, say) then reaches every title, overview and
+    body at the next import (deploys run one), not only the rows whose text changed."""
+    stale = {k: v for k, v in _fresh_html(row).items() if getattr(row, k) != v}
+    if not stale:
         return False
-    setattr(row, html_field, html)
-    type(row).objects.filter(pk=row.pk).update(**{html_field: html})
+    for name, html in stale.items():
+        setattr(row, name, html)
+    type(row).objects.filter(pk=row.pk).update(**stale)
     return True
 
 
@@ -139,16 +159,15 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
     elif lecture_changed:
         lecture.title, lecture.module = parsed.title, parsed.module
         lecture.title_en, lecture.module_en = parsed.title_en, parsed.module_en
-        lecture.overview_md, lecture.overview_html = parsed.overview, render_inline(parsed.overview)
-        lecture.intro_md = parsed.intro_md
-        lecture.intro_html = _html(parsed.intro_md, _heading_ids(lecture))
+        lecture.overview_md, lecture.intro_md = parsed.overview, parsed.intro_md
+        _store_html(lecture)
         lecture.source_path = parsed.path.name
         lecture.content_hash = parsed.content_hash
         lecture.header_hash = _file_header_hash(parsed)
         lecture.imported_at = timezone.now()
         lecture.save()
     if not lecture_changed:
-        lecture_changed = _rerendered(lecture, "intro_md", "intro_html")
+        lecture_changed = _rerendered(lecture)
     existing = {s.slug: s for s in lecture.sections.select_for_update()}
     by_number: dict[str, Section] = {}
     rerendered = False
@@ -163,13 +182,13 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
                 report.conflicts.append(
                     f"{label} (line {sec.line}) edited in admin; kept (use --force)"
                 )
-                rerendered |= _rerendered(row, "body_md", "body_html")
+                rerendered |= _rerendered(row)
                 by_number[sec.number] = row
                 continue
             report.updated.append(label)
         elif row.import_hash == sec.content_hash and row.order == order:
             report.unchanged.append(label)
-            rerendered |= _rerendered(row, "body_md", "body_html")
+            rerendered |= _rerendered(row)
             by_number[sec.number] = row
             continue
         else:
@@ -184,6 +203,7 @@ def lecture_import(*, parsed: ParsedLecture, force: bool = False) -> ImportRepor
             report.conflicts.append(
                 f"{parsed.path.name}: {row.number} removed from file but edited in admin; kept"
             )
+            rerendered |= _rerendered(row)
             continue
         report.deleted.append(f"{parsed.path.name}: {row.number}")
         row.delete()
@@ -208,12 +228,12 @@ def course_page_import(*, parsed: ParsedPage) -> ImportReport:
     page = CoursePage.objects.filter(slug=parsed.slug).first()
     if page is not None and page.content_hash == parsed.content_hash:
         report.unchanged.append(parsed.path.name)
-        _rerendered(page, "body_md", "body_html")
+        _rerendered(page)
         return report
     page = page or CoursePage(slug=parsed.slug)
     (report.updated if page.pk else report.created).append(parsed.path.name)
     page.title, page.body_md, page.content_hash = parsed.title, parsed.body_md, parsed.content_hash
-    page.body_html = _html(parsed.body_md)
+    _store_html(page)
     page.save()
     return report
 
@@ -250,11 +270,17 @@ def section_save_staff_edit(*, section: Section, user) -> Section:
 
 def lecture_save_staff_edit(*, lecture: Lecture) -> Lecture:
     """Re-render a lecture's overview and introduction after an admin edit."""
-    lecture.overview_html = render_inline(lecture.overview_md)
-    lecture.intro_html = _html(lecture.intro_md, _heading_ids(lecture))
+    _store_html(lecture)
     lecture.save()
     lecture_bump_revision(lecture_id=lecture.pk)
     return lecture
+
+
+def course_page_save_staff_edit(*, page: CoursePage) -> CoursePage:
+    """Re-render a course page after an admin edit."""
+    _store_html(page)
+    page.save()
+    return page
 
 
 def section_read_set(*, user, section: Section, read: bool) -> bool:

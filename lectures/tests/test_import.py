@@ -52,6 +52,49 @@ def test_reimport_refreshes_stored_html_of_unchanged_sections() -> None:
     assert section.lecture.revision == revision + 1  # nothing to refresh: no bump
 
 
+@pytest.mark.parametrize(
+    ("model", "field"),
+    [
+        (Section, "title_html"),
+        (Section, "title_en_html"),
+        (Lecture, "overview_html"),
+        (Lecture, "intro_html"),
+        (CoursePage, "body_html"),
+    ],
+)
+def test_reimport_refreshes_every_stored_html_field(model, field) -> None:
+    """Titles and overviews too: HTML stored before raw HTML was escaped (72e5ddc) held a live
+    <script> until its text changed."""
+    content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+    row = model.objects.exclude(**{field: ""}).order_by("pk").first()  # one with that text
+    current = getattr(row, field)
+    model.objects.filter(pk=row.pk).update(**{field: "<script>alert(1)</script>"})
+    report = content_import(lectures_dir=CONTENT / "lectures", pages_dir=CONTENT / "course")
+    assert report.updated == [] and report.errors == []
+    row.refresh_from_db()
+    assert getattr(row, field) == current
+
+
+def test_a_kept_section_the_file_dropped_is_rerendered_too(content_dir: Path, instructor) -> None:
+    _import(content_dir)
+    section = Section.objects.get(slug="sec-3-4")
+    section.body_md = "助教改过的正文。\n"
+    section_save_staff_edit(section=section, user=instructor)
+    Section.objects.filter(pk=section.pk).update(body_html="<script>alert(1)</script>")
+    path = content_dir / "lecture-03.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("## 3.4 "))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("## "))
+    kept = [line for line in lines[:start] + lines[end:] if not line.startswith("  '3.4': ")]
+    path.write_text("\n".join(kept), encoding="utf-8")  # the section and its English title gone
+    report = _import(content_dir)
+    assert report.errors == [] and report.conflicts == [
+        "lecture-03.md: 3.4 removed from file but edited in admin; kept"
+    ]
+    section.refresh_from_db()
+    assert section.body_html == "<p>助教改过的正文。</p>"
+
+
 def test_command_twice_gives_same_row_counts(content_dir: Path) -> None:
     out = StringIO()
     call_command("import_lectures", str(content_dir), stdout=out)
