@@ -61,13 +61,22 @@ class SubmissionOut(serializers.Serializer):
     status = serializers.CharField()
     phase = serializers.CharField(allow_blank=True)
     late = serializers.BooleanField()
-    score = serializers.CharField(allow_null=True, help_text="decimal points, as a string")
+    score = serializers.CharField(
+        allow_null=True,
+        help_text="decimal points out of max_points, as a string: what counts (a TA's score for "
+        "this submission when one is set)",
+    )
     max_points = serializers.CharField()
     counts_as_attempt = serializers.BooleanField()
     queue_position = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     url = serializers.URLField()
-    result = serializers.JSONField(allow_null=True, help_text="docs/result-schema.md")
+    result = serializers.JSONField(
+        allow_null=True,
+        help_text="the grader's document (docs/result-schema.md); its score block is the "
+        "grader's breakdown on its own scale (total of max), before the assignment's points: "
+        "the top-level score is what counts",
+    )
     staff_comment = serializers.CharField(allow_blank=True)
 
 
