@@ -6,7 +6,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 _W, _H = 520, 200  # px: chart area inside the SVG
-_PAD_L, _PAD_B, _PAD_T = 32, 28, 12  # px: room for axis labels
+_PAD_L, _PAD_B, _PAD_T = 32, 36, 32  # px: room for axis labels (phone labels are drawn larger)
+_PAD_R = 24  # px: room for half of the "100" tick
 
 
 def histogram_svg(counts: list[int], *, title: str) -> SafeString:
@@ -42,7 +43,7 @@ def histogram_svg(counts: list[int], *, title: str) -> SafeString:
             for i in range(bins + 1)
         ),
     )
-    width, height = _PAD_L + _W + 16, _PAD_T + _H + _PAD_B
+    width, height = _PAD_L + _W + _PAD_R, _PAD_T + _H + _PAD_B
     return format_html(
         '<svg class="histogram" role="img" aria-label="{}" viewBox="0 0 {} {}" width="{}" '
         'height="{}" xmlns="http://www.w3.org/2000/svg"><title>{}</title>'
