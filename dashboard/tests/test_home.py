@@ -73,6 +73,14 @@ def test_announcement_markdown_is_rendered_and_raw_html_escaped() -> None:
     assert "&lt;script&gt;" in html and "&lt;a href" in html
 
 
+def test_announcement_math_and_section_links_render_as_in_the_notes() -> None:
+    """Staff write the notes' Markdown in announcements too: "$O(n^2)$" was shown as dollars."""
+    html = render_announcement("复习 $O(n^2)$ 与 [3.4 节](sec:3.4)。\n\n## 安排\n\n$$a+b$$\n")
+    assert html.count("<math") == 2 and "$" not in html
+    assert 'href="/lectures/3/#sec-3-4"' in html
+    assert '<h2 id="announcement-' in html
+
+
 def test_expiry_before_start_is_refused() -> None:
     from django.core.exceptions import ValidationError
 
