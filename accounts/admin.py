@@ -6,11 +6,12 @@ from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from accounts.models import ApiToken, Profile
 from accounts.roles import ROLES, group_label, group_labels
@@ -46,6 +47,45 @@ class AccessAttemptAdmin(axes_admin.AccessAttemptAdmin):
         return super().expiration(obj)
 
 
+# Django stores each permission's name once, in English ("Can add 讲义": its action words and our
+# Chinese model name), so the permission pickers named them half in each language. They are named
+# here from the model instead: the app's and model's names and the action, in the page's language.
+_DEFAULT_ACTIONS = {
+    "add": _("可以添加%(model)s"),
+    "change": _("可以修改%(model)s"),
+    "delete": _("可以删除%(model)s"),
+    "view": _("可以查看%(model)s"),
+}
+
+
+def permission_label(perm: Permission) -> str:
+    """'应用 | 可以添加讲义' / 'Lectures | Can add lecture'; the stored name for a model gone."""
+    model = perm.content_type.model_class()
+    if model is None:
+        return perm.name
+    opts = model._meta
+    action, _sep, model_name = perm.codename.partition("_")
+    if model_name == opts.model_name and action in _DEFAULT_ACTIONS:
+        text = str(_DEFAULT_ACTIONS[action]) % {"model": _mid_sentence(str(opts.verbose_name))}
+    else:
+        text = str(dict(opts.permissions).get(perm.codename, perm.name))
+    app = opts.app_config.verbose_name
+    return pgettext("an app and a permission", "%(app)s | %(permission)s") % {
+        "app": app,
+        "permission": text,
+    }
+
+
+def _mid_sentence(name: str) -> str:
+    """'Excusal' -> 'excusal' inside "Can add …"; 'API token' and 'TA's verdict' stay as they are."""
+    return name[0].lower() + name[1:] if name[:2].istitle() else name
+
+
+def _named_permissions(field, db_field) -> None:
+    if db_field.name in ("permissions", "user_permissions") and field is not None:
+        field.label_from_instance = permission_label
+
+
 # The role groups are stored under their codes ("instructor"), which role_of and roles_sync look
 # them up by; the admin names every group by group_label instead: the role's label.
 def _is_role_group(group: Group | None) -> bool:
@@ -77,6 +117,11 @@ class RoleGroupAdmin(GroupAdmin):
             {"class": "action-select", "aria-label": label}, lambda v: False
         )
         return checkbox.render(helpers.ACTION_CHECKBOX_NAME, str(obj.pk))
+
+    def formfield_for_manytomany(self, db_field, request: HttpRequest, **kwargs):
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        _named_permissions(field, db_field)
+        return field
 
     def get_fields(self, request: HttpRequest, obj: Group | None = None):
         if _is_role_group(obj):
@@ -129,6 +174,7 @@ class RoleLabelUserAdmin(UserAdmin):
         field = super().formfield_for_manytomany(db_field, request, **kwargs)
         if db_field.name == "groups" and field is not None:
             field.label_from_instance = lambda group: group_label(group.name)
+        _named_permissions(field, db_field)
         return field
 
     def get_fieldsets(self, request: HttpRequest, obj=None):

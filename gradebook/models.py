@@ -86,7 +86,7 @@ class GradeItem(models.Model):
         ordering = ("due_at", "key")
         verbose_name = pgettext_lazy("model name", "成绩项")
         verbose_name_plural = pgettext_lazy("model name, plural", "成绩项")
-        permissions = [("release_grades", "Can release or hide an item's scores")]
+        permissions = [("release_grades", _("可以发布或隐藏成绩项的分数"))]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(max_points__gt=0), name="gradeitem_max_points_positive"
@@ -146,7 +146,7 @@ class Grade(models.Model):
     class Meta:
         verbose_name = pgettext_lazy("model name", "成绩")
         verbose_name_plural = pgettext_lazy("model name, plural", "成绩")
-        permissions = [("override_grade", "Can override a score with a reason")]
+        permissions = [("override_grade", _("可以说明原因并人工改分"))]
         constraints = [
             models.UniqueConstraint(fields=["student", "item"], name="grade_one_per_student_item")
         ]
@@ -437,7 +437,7 @@ class RegradeRequest(models.Model):
         ordering = ("-created_at", "-pk")
         verbose_name = pgettext_lazy("model name", "复核申请")
         verbose_name_plural = pgettext_lazy("model name, plural", "复核申请")
-        permissions = [("resolve_regraderequest", "Can answer a student's regrade request")]
+        permissions = [("resolve_regraderequest", _("可以答复学生的复核申请"))]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.student} · {self.item} ({self.get_status_display()})"

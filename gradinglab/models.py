@@ -180,7 +180,7 @@ class Assignment(models.Model):
         ordering = ("due_at", "pk")
         verbose_name = pgettext_lazy("model name", "实验作业")
         verbose_name_plural = pgettext_lazy("model name, plural", "实验作业")
-        permissions = [("rescore_assignment", "Can rescore an assignment's stored results")]
+        permissions = [("rescore_assignment", _("可以按现行规则重新计算实验作业的已存结果"))]
         # The validators above guard the forms; these guard every other writer.
         constraints = [
             models.CheckConstraint(condition=models.Q(points__gt=0), name="assignment_points_gt_0"),
@@ -343,9 +343,9 @@ class Submission(models.Model):
         # recompute stored results under the current rule (Assignment); a regrade request is a
         # student's appeal (gradebook.RegradeRequest).
         permissions = [
-            ("rerun_submission", "Can re-run submissions (grade them again)"),
-            ("flag_submission", "Can flag or unflag submissions"),
-            ("override_submission_score", "Can replace one submission's score"),
+            ("rerun_submission", _("可以重新运行提交（再评测一次）")),
+            ("flag_submission", _("可以标记或取消标记提交")),
+            ("override_submission_score", _("可以替换单次提交的分数")),
         ]
         indexes = [models.Index(fields=["assignment", "student", "created_at"])]
 

@@ -292,7 +292,7 @@ class Quiz(models.Model):
         ordering = ("kind", "lecture", "title")
         verbose_name = pgettext_lazy("model name", "测验")
         verbose_name_plural = pgettext_lazy("model name, plural", "测验")
-        permissions = [("publish_quiz", "Can publish or unpublish a quiz")]
+        permissions = [("publish_quiz", _("可以发布或撤回测验"))]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(late_penalty_percent__gte=0, late_penalty_percent__lte=100),
