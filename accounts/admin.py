@@ -9,9 +9,8 @@ from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, Permission
 from django.http import HttpRequest
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
 
 from accounts.models import ApiToken, Profile
 from accounts.roles import ROLES, group_label, group_labels
