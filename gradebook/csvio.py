@@ -6,11 +6,14 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.roles import STUDENT
 from gradebook import calc, reasons
@@ -187,32 +190,58 @@ def gradebook_export(grid: dict) -> str:
 
 
 def mine_export(view: dict) -> str:
-    """A student's own grades: released items only (unreleased rows carry no score at all). The
-    student reads this file, so headers, titles and statuses are in the reader's language, as on
-    the page; the staff files keep the column names an import reads back."""
+    """A student's own grades, with what the page shows: released scores only (unreleased rows
+    carry no score at all), the student's own deadline, and the page's notes (an extension, a
+    dropped lowest item, a staff override and its reason). The student reads this file, so headers,
+    titles, statuses and notes are in the reader's language; the staff files keep the column names
+    an import reads back."""
     header = [
         _("标识"),
         _("成绩项"),
+        _("类别"),
+        _("截止时间"),
         _("满分"),
         _("状态"),
         _("得分"),
         _("迟交扣分（%）"),
         _("计入"),
+        pgettext("notes column", "说明"),
     ]
     rows: list[list] = [header]
+    names = view["category_names"]
     for row in view["rows"]:
         res = row.result
         rows.append(
             [
                 row.item.key,
                 _plain(str(row.item)),
+                _plain(str(names.get(row.item.category, row.item.category))),
+                _moment(row.due_at),
                 row.item.max_points,
                 status_label(row.status),
                 res.raw if res else "",
                 res.penalty_percent if res else "",
                 res.counted if res else "",
+                _plain(_student_note(row)),
             ]
         )
-    total = [_("总评百分比（仅计已评分的项）"), "", "", "", "", ""]
+    total = [_("总评百分比（仅计已评分的项）"), *[""] * (len(header) - 2)]
     rows.append([*total, view["standing"].total_percent])
     return _text(rows)
+
+
+def _moment(moment: datetime | None) -> str:
+    """As the pages show a date-time: the site's time zone, to the minute."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+def _student_note(row) -> str:
+    """The 说明 of the student's page, as text: what changed this row's deadline or score."""
+    notes = []
+    if row.extended:
+        notes.append(_("已延期"))
+    if row.result and row.result.dropped:
+        notes.append(_("已去掉最低"))
+    if row.result and row.override_reason:
+        notes.append(_("助教改分") + _("：") + reasons.shown(row.override_reason))
+    return _("；").join(notes)

@@ -191,7 +191,8 @@ def student_view(student: AbstractBaseUser) -> dict:
     categories = [
         (course.category_title(c.key), c) for c in mine.categories if c.counted_items or c.weight
     ]
-    return {"rows": rows, "categories": categories, "standing": mine}
+    names = {c.key: c.display_name for c in course.categories}  # the CSV names each row's category
+    return {"rows": rows, "categories": categories, "category_names": names, "standing": mine}
 
 
 def _s(value: Decimal | None) -> str | None:
