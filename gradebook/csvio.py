@@ -6,20 +6,19 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from accounts.roles import STUDENT
 from gradebook import calc, reasons
-from gradebook.models import Grade, GradeItem
+from gradebook.models import Grade, GradeItem, category_name
 from gradebook.templatetags.gradebook_tags import status_label
 from pdcsite.errors import LineErrors
+from pdcsite.moments import local_text
 from pdcsite.uploads import csv_dict_reader
 
 User = get_user_model()
@@ -208,15 +207,14 @@ def mine_export(view: dict) -> str:
         pgettext("notes column", "说明"),
     ]
     rows: list[list] = [header]
-    names = view["category_names"]
     for row in view["rows"]:
         res = row.result
         rows.append(
             [
                 row.item.key,
                 _plain(str(row.item)),
-                _plain(str(names.get(row.item.category, row.item.category))),
-                _moment(row.due_at),
+                _plain(category_name(row.item.category, row.category_title)),
+                local_text(row.due_at),
                 row.item.max_points,
                 status_label(row.status),
                 res.raw if res else "",
@@ -228,11 +226,6 @@ def mine_export(view: dict) -> str:
     total = [_("总评百分比（仅计已评分的项）"), *[""] * (len(header) - 2)]
     rows.append([*total, view["standing"].total_percent])
     return _text(rows)
-
-
-def _moment(moment: datetime | None) -> str:
-    """As the pages show a date-time: the site's time zone, to the minute."""
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
 def _student_note(row) -> str:

@@ -19,6 +19,7 @@ from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import in_page_language
 from gradebook import reasons
+from pdcsite.moments import local_text
 
 # The rules of the CheckConstraints below, as field validators and clean(): the admin and every
 # model form then say what is wrong at the field, in the page's language, instead of naming the
@@ -222,7 +223,7 @@ class GradeEvent(models.Model):
 
     def __str__(self) -> str:
         old = "—" if self.old_points is None else self.old_points
-        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {old}→{self.new_points}"
+        return f"{local_text(self.at)} {self.get_action_display()} {old}→{self.new_points}"
 
     def save(self, *args, **kwargs) -> None:
         if self.pk is not None:
@@ -251,6 +252,13 @@ BUILT_IN_CATEGORY_NAMES = {
     "exam": _("考试"),
     "other": _("其他"),
 }
+
+
+def category_name(key: str, title: str = "") -> str:
+    """How pages and files name a category: a built-in one in the page's language (its stored title
+    is the Chinese one), one staff made by its title, else by its key."""
+    built_in = BUILT_IN_CATEGORY_NAMES.get(key)
+    return str(built_in) if built_in is not None else (title or key)
 
 
 class Category(models.Model):
@@ -283,9 +291,8 @@ class Category(models.Model):
 
     @property
     def display_name(self) -> str:
-        """As the staff gradebook pages name it (category_label): a built-in category in the
-        page's language (its stored title is the Chinese one), one staff made by its title."""
-        return str(BUILT_IN_CATEGORY_NAMES.get(self.key, self.title))
+        """As pages and files name it (category_name)."""
+        return category_name(self.key, self.title)
 
     @classmethod
     def effective(cls) -> list[Category]:

@@ -27,6 +27,7 @@ from gradebook.models import (
     GradeEvent,
     GradeItem,
     RegradeRequest,
+    category_name,
 )
 
 User = get_user_model()
@@ -72,6 +73,11 @@ def course_load() -> Course:
         categories=Category.effective(),
         grace_days=GradebookSettings.current().grace_days,
     )
+
+
+def category_title(key: str) -> str:
+    """The title of category ``key`` (configured, else a default one), else the key itself."""
+    return next((c.title for c in Category.effective() if c.key == key), key)
 
 
 def roster(*, section: str = "") -> QuerySet:
@@ -145,6 +151,7 @@ class StudentRow:
     item: GradeItem
     result: calc.ItemResult | None  # None: the item is not released, so nothing about the score
     status: str
+    category_title: str = ""  # the title of the item's category, for category_name
     # The student's own deadline (extended or not), shown released or not.
     due_at: datetime | None = None
     extended: bool = False
@@ -182,6 +189,7 @@ def student_view(student: AbstractBaseUser) -> dict:
                 item=item,
                 result=result if item.released else None,
                 status=student_status(item, result),
+                category_title=course.category_title(item.category),
                 due_at=result.due_at,
                 extended=result.extended,
                 override_reason=grade.override_reason if grade else "",
@@ -191,8 +199,7 @@ def student_view(student: AbstractBaseUser) -> dict:
     categories = [
         (course.category_title(c.key), c) for c in mine.categories if c.counted_items or c.weight
     ]
-    names = {c.key: c.display_name for c in course.categories}  # the CSV names each row's category
-    return {"rows": rows, "categories": categories, "category_names": names, "standing": mine}
+    return {"rows": rows, "categories": categories, "standing": mine}
 
 
 def _s(value: Decimal | None) -> str | None:
@@ -270,8 +277,9 @@ def grid(*, category: str = "", item_id: int | None = None, section: str = "") -
                 projected=st.projected_percent,
             )
         )
-    category_keys = sorted({i.category for i in course.items} | {c.key for c in course.categories})
-    return {"items": items, "rows": rows, "course": course, "category_keys": category_keys}
+    keys = sorted({i.category for i in course.items} | {c.key for c in course.categories})
+    category_choices = [(key, category_name(key, course.category_title(key))) for key in keys]
+    return {"items": items, "rows": rows, "course": course, "category_choices": category_choices}
 
 
 @dataclass

@@ -17,6 +17,7 @@ from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 from gradebook.reasons import Reason, cleaned, parts_of
 from gradebook.refs import ref_is_own
+from pdcsite.moments import local_text
 
 _CENT = Decimal("0.01")
 
@@ -318,8 +319,7 @@ def extension_grant(
     if due_at is not None and item.due_at is not None and due_at <= item.due_at:
         # An extension only ever extends: an earlier date would make on-time work late.
         raise GradeError(
-            _("新截止时间必须晚于该项原截止时间 %(due)s。")
-            % {"due": f"{timezone.localtime(item.due_at):%Y-%m-%d %H:%M}"},
+            _("新截止时间必须晚于该项原截止时间 %(due)s。") % {"due": local_text(item.due_at)},
             field="due_at",
         )
     now = timezone.now()
@@ -335,8 +335,7 @@ def extension_grant(
         },
     )
     due = extension.effective_due()
-    when = f"{timezone.localtime(due):%Y-%m-%d %H:%M}" if due else ""
-    note = Reason("extension_due", due=when) if due else Reason("extension")
+    note = Reason("extension_due", due=local_text(due)) if due else Reason("extension")
     if reason.strip():
         note = Reason("with_note", reason=note, note=reason.strip())
     _note(

@@ -10,6 +10,8 @@ from django.template.defaultfilters import date as date_filter
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from pdcsite.moments import local_text
+
 register = template.Library()
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
@@ -40,5 +42,5 @@ def when(moment: datetime | None) -> SafeString | str:
     return format_html(
         '<time class="when" datetime="{}">{}</time>',
         date_filter(moment, "c"),
-        date_filter(moment, "Y-m-d H:i"),
+        local_text(moment),
     )

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
 from gradebook import reasons
-from gradebook.models import BUILT_IN_CATEGORY_NAMES
+from gradebook.models import BUILT_IN_CATEGORY_NAMES, category_name
 
 register = template.Library()
 
@@ -80,12 +80,12 @@ def item_title(item) -> str:
 
 @register.filter
 def category_label(key: str, title: str = "") -> str:
-    """The built-in categories by their translated names; a staff-made one by its title."""
+    """category_name, with a staff-made title marked as content (it is in the language staff wrote
+    it in); pass the title, else such a category shows its key."""
     from accounts.templatetags.ui_tags import content
 
-    if key in BUILT_IN_CATEGORY_NAMES:
-        return str(BUILT_IN_CATEGORY_NAMES[key])
-    return content(title or key)
+    name = category_name(key, title)
+    return name if key in BUILT_IN_CATEGORY_NAMES else content(name)
 
 
 @register.filter

@@ -1,7 +1,8 @@
 """A category is named in the page's language where the admin names it (breadcrumbs, the change
 page's heading, its messages), as the staff gradebook pages name it: a built-in category (quiz,
 lab, exam, other) by its translated name, one staff made by its title, which has no English
-version. Category.__str__ took the Chinese title on English pages too."""
+version. Category.__str__ took the Chinese title on English pages too. The student's page and CSV,
+the staff grid's filter and the item page showed a staff-made category's key."""
 
 from __future__ import annotations
 
@@ -51,3 +52,33 @@ def test_the_category_list_names_built_in_ones_in_the_pages_language(client_inst
     page = client_instructor.get("/admin/gradebook/category/").content.decode()
     cells = re.findall(r'<td class="field-name">([^<]*)</td>', page)
     assert "Lab" in cells and "实验" not in cells, cells
+
+
+TITLE = "课程项目"
+
+
+@pytest.fixture
+def project_item(make_item):
+    Category.objects.update_or_create(key="proj", defaults={"title": TITLE, "weight": 10})
+    return make_item("proj:1", category="proj", released=True)
+
+
+def test_student_page_and_csv_name_the_category_by_its_title(client_a, student_a, project_item):
+    page = client_a.get("/grades/").content.decode()
+    assert f'<td data-label="类别"><span lang="zh-CN">{TITLE}</span></td>' in page  # the item's row
+    csv_text = client_a.get("/grades/mine.csv").content.decode("utf-8")
+    assert f"proj:1,proj:1,{TITLE}," in csv_text
+
+
+def test_staff_grid_filter_and_item_page_name_it_by_its_title(client_ta, project_item):
+    grid = client_ta.get("/grades/staff/").content.decode()
+    assert f'<option value="proj" lang="zh-CN">{TITLE}</option>' in grid
+    item = client_ta.get(f"/grades/staff/items/{project_item.pk}/").content.decode()
+    assert f'<dd><span lang="zh-CN">{TITLE}</span></dd>' in item
+
+
+def test_built_in_categories_keep_their_names_in_the_page_language(client_ta, make_item):
+    make_item("quiz:1")
+    client_ta.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    grid = client_ta.get("/grades/staff/").content.decode()
+    assert '<option value="quiz">Quizzes</option>' in grid

@@ -29,6 +29,7 @@ from gradinglab.selectors import personal_dues
 from gradinglab.worker.jobs import make_payload
 from gradinglab.worker.queues import CPU_QUEUE
 from pdcsite.logs import tag_submission
+from pdcsite.moments import local_text
 
 log = logging.getLogger("gradinglab")
 
@@ -100,8 +101,7 @@ def _check_window(assignment: Assignment, now: datetime, student: AbstractBaseUs
         )
     if assignment.opens_at and now < assignment.opens_at:
         raise SubmissionClosed(
-            gettext("该实验于 %(at)s 开放")
-            % {"at": f"{timezone.localtime(assignment.opens_at):%Y-%m-%d %H:%M}"}
+            gettext("该实验于 %(at)s 开放") % {"at": local_text(assignment.opens_at)}
         )
     if assignment.due_at is None:
         return False
@@ -110,9 +110,8 @@ def _check_window(assignment: Assignment, now: datetime, student: AbstractBaseUs
         return False
     if late_until and now <= late_until:
         return True
-    closed_at = timezone.localtime(late_until or due)
     raise SubmissionClosed(
-        gettext("已过截止时间 %(at)s，不再接受提交") % {"at": f"{closed_at:%Y-%m-%d %H:%M}"}
+        gettext("已过截止时间 %(at)s，不再接受提交") % {"at": local_text(late_until or due)}
     )
 
 
@@ -136,7 +135,7 @@ def _check_rate(
         next_at = recent[len(recent) - count] + window
         raise RateLimited(
             gettext("提交过于频繁：每 %(m)d 分钟最多 %(n)d 次。下次可提交时间：%(at)s")
-            % {"m": minutes, "n": count, "at": f"{timezone.localtime(next_at):%Y-%m-%d %H:%M:%S}"},
+            % {"m": minutes, "n": count, "at": local_text(next_at, seconds=True)},
             next_at,
         )
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gradinglab import result_text
 from gradinglab.models import Submission
+from pdcsite.moments import local_text
 
 register = template.Library()
 
@@ -46,17 +47,16 @@ def lab_title(assignment) -> str:
 @register.filter
 def assignment_label(assignment) -> str:
     """Title, grading hardware and due date: tells apart the assignments of one problem."""
-    from django.utils.formats import date_format
-    from django.utils.timezone import localtime
-
     hardware = (
         _("GPU %(kind)s") % {"kind": assignment.gpu_kind} if assignment.gpu_kind else _("CPU 评测")
     )
     names = {"title": lab_title(assignment), "hardware": hardware}
     if assignment.due_at is None:
         return _("%(title)s（%(hardware)s）") % names
-    due = date_format(localtime(assignment.due_at), "Y-m-d H:i")
-    return _("%(title)s（%(hardware)s，截止 %(due)s）") % {**names, "due": due}
+    return _("%(title)s（%(hardware)s，截止 %(due)s）") % {
+        **names,
+        "due": local_text(assignment.due_at),
+    }
 
 
 @register.filter
