@@ -32,7 +32,7 @@ def _run(tmp_path: Path, failing: str) -> tuple[subprocess.CompletedProcess, lis
         ["bash", str(tmp_path / "scripts" / "import_content.sh")],
         capture_output=True,
         text=True,
-        timeout=30,  # s; three stand-in calls
+        timeout=30,  # s; four stand-in calls
     )
     return proc, log.read_text().splitlines() if log.exists() else []
 
@@ -44,6 +44,7 @@ def test_every_import_runs_in_order(tmp_path: Path) -> None:
         "manage.py import_lectures",
         "manage.py import_quizzes",
         "manage.py sync_problems",
+        "manage.py rerender_announcements",  # last: announcements refresh, nothing imports
     ]
 
 

@@ -1,12 +1,11 @@
-"""Announcements saved before a renderer fix get the fixed HTML at the next deploy
-(`manage.py rerender_announcements`, run by scripts/import_content.sh), as lectures and lab
-statements do; one body that fails to render keeps its HTML and stops none of the others."""
+"""Announcements saved before a renderer fix get the fixed HTML at the next deploy, as lectures and
+lab statements do (`manage.py rerender_announcements`; scripts/import_content.sh runs it, see
+tests/test_import_content.py); one body that fails to render keeps its HTML and stops no other."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -67,8 +66,3 @@ def test_one_body_that_fails_to_render_stops_none_of_the_others(monkeypatch) -> 
     after.refresh_from_db()
     assert broken.body_html == "<p>kept</p>"
     assert after.body_html == real("<b>later</b>")
-
-
-def test_the_deploy_script_runs_it() -> None:
-    script = Path(__file__).resolve().parents[2] / "scripts" / "import_content.sh"
-    assert "rerender_announcements" in script.read_text()
