@@ -44,6 +44,9 @@ class WarmPool:
         self._idle: list[Sandbox] = []
         self._lock = threading.Lock()
         self._refilling = False
+        # Bumped by shutdown(): a spare whose start began before it is not handed out after it
+        # (a test that changes how sandboxes start, or configure(0), must not get an old one).
+        self._generation = 0
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self.last_error: str = ""
@@ -139,6 +142,7 @@ class WarmPool:
                 with self._lock:
                     if len(self._idle) >= self.size or _pid != os.getpid():
                         return
+                    generation = self._generation
                 sandbox = Sandbox(limits=CEILING, gpu_index=self.gpu_index, light=self.light)
                 try:
                     sandbox.start().wait_ready()
@@ -147,13 +151,19 @@ class WarmPool:
                     sandbox.cleanup()
                     return  # the next acquire starts one synchronously and reports the error
                 with self._lock:
-                    self._idle.append(sandbox)
+                    fresh = generation == self._generation
+                    if fresh:
+                        self._idle.append(sandbox)
+                if not fresh:
+                    sandbox.cleanup()  # started before a shutdown: the loop starts a new one
         finally:
             with self._lock:
                 self._refilling = False
 
     def shutdown(self) -> None:
+        """Kill the idle sandboxes; one being started now is killed when it is ready."""
         with self._lock:
+            self._generation += 1
             idle, self._idle = self._idle, []
         for sandbox in idle:
             sandbox.cleanup()
