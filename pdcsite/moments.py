@@ -13,8 +13,9 @@ SECOND = "%Y-%m-%d %H:%M:%S"
 
 
 def local_text(moment: datetime | None, *, seconds: bool = False) -> str:
-    """``moment`` in the current time zone (the reader's, else the site's), "2026-12-20 23:59";
-    "" for none. Stored date-times are UTC: writing one without this shows a time 8 hours off."""
+    """``moment`` in the current time zone (the site's TIME_ZONE: nothing activates another),
+    "2026-12-20 23:59"; "" for none. Stored date-times are UTC: written without this, one reads
+    8 hours off in Asia/Shanghai."""
     if moment is None:
         return ""
     return timezone.localtime(moment).strftime(SECOND if seconds else MINUTE)
