@@ -245,12 +245,13 @@ class GradeEventImmutable(Exception):
 
 
 # The built-in categories (Category.DEFAULTS and the grade items' kinds) by their names in the page's
-# language; a category staff made is named by its title, as they wrote it.
+# language; a category staff made is named by its title, as they wrote it. Their own context: a
+# category holds many items ("Labs"), where the same words elsewhere name one ("Lab", the nav's).
 BUILT_IN_CATEGORY_NAMES = {
-    "quiz": _("测验"),
-    "lab": _("实验"),
-    "exam": _("考试"),
-    "other": _("其他"),
+    "quiz": pgettext_lazy("grade category", "测验"),
+    "lab": pgettext_lazy("grade category", "实验"),
+    "exam": pgettext_lazy("grade category", "考试"),
+    "other": pgettext_lazy("grade category", "其他"),
 }
 
 

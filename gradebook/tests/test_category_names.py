@@ -29,11 +29,11 @@ def test_a_built_in_category_is_named_in_the_pages_language(client_instructor) -
     Category.objects.update_or_create(key="lab", defaults={"title": "实验", "weight": Decimal(50)})
     lab = Category.objects.get(key="lab")
     with translation.override("en"):
-        assert str(lab) == "Lab (50.00%)"
+        assert str(lab) == "Labs (50.00%)"
     with translation.override("zh-hans"):
         assert str(lab) == "实验 (50.00%)"
     english = _heading(client_instructor, lab, "en")
-    assert "Lab (50.00%)" in english and "实验" not in english
+    assert "Labs (50.00%)" in english and "实验" not in english
     assert "实验 (50.00%)" in _heading(client_instructor, lab, "zh-hans")
 
 
@@ -51,7 +51,7 @@ def test_the_category_list_names_built_in_ones_in_the_pages_language(client_inst
     client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client_instructor.get("/admin/gradebook/category/").content.decode()
     cells = re.findall(r'<td class="field-name">([^<]*)</td>', page)
-    assert "Lab" in cells and "实验" not in cells, cells
+    assert "Labs" in cells and "实验" not in cells, cells
 
 
 TITLE = "课程项目"

@@ -54,7 +54,7 @@ def course(student_a, ta, make_item, post, past_due) -> None:
         (
             "en",
             ("Category", "Due", "Note"),
-            {"quiz": "Quizzes", "lab": "Lab", "dropped": "Dropped (lowest)", "ext": "Extended"},
+            {"quiz": "Quizzes", "lab": "Labs", "dropped": "Dropped (lowest)", "ext": "Extended"},
         ),
     ],
 )
