@@ -50,7 +50,7 @@ class Course:
         ]
 
     def category_title(self, key: str) -> str:
-        return next((c.title for c in self.categories if c.key == key), key)
+        return _title_of(self.categories, key)
 
 
 def _spec(item: GradeItem) -> calc.ItemSpec:
@@ -76,8 +76,14 @@ def course_load() -> Course:
 
 
 def category_title(key: str) -> str:
-    """The title of category ``key`` (configured, else a default one), else the key itself."""
-    return next((c.title for c in Category.effective() if c.key == key), key)
+    """The title of category ``key`` (configured, else a default one), for a page that has no
+    Course loaded."""
+    return _title_of(Category.effective(), key)
+
+
+def _title_of(categories: list[Category], key: str) -> str:
+    """The title of the category ``key`` among ``categories``, else the key itself."""
+    return next((c.title for c in categories if c.key == key), key)
 
 
 def roster(*, section: str = "") -> QuerySet:
