@@ -43,10 +43,11 @@ class GradeItem(models.Model):
         GRACE = "grace", _("先用宽限天数，再按天扣分")
 
     class Kind(models.TextChoices):
-        QUIZ = "quiz", _("测验")
-        LAB = "lab", _("实验")
-        EXAM = "exam", _("考试")
-        OTHER = "other", _("其他")
+        # Their own context: one item's kind is singular ("Quiz"), a category's name plural.
+        QUIZ = "quiz", pgettext_lazy("grade item kind", "测验")
+        LAB = "lab", pgettext_lazy("grade item kind", "实验")
+        EXAM = "exam", pgettext_lazy("grade item kind", "考试")
+        OTHER = "other", pgettext_lazy("grade item kind", "其他")
 
     key = models.CharField(
         max_length=64,

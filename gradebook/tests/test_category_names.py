@@ -82,3 +82,16 @@ def test_built_in_categories_keep_their_names_in_the_page_language(client_ta, ma
     client_ta.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     grid = client_ta.get("/grades/staff/").content.decode()
     assert '<option value="quiz">Quizzes</option>' in grid
+
+
+def test_an_items_kind_is_singular_in_english(client_instructor) -> None:
+    """The item kinds shared their msgids with the nav and the category names, so a quiz item's
+    kind read "Quizzes" beside "Lab" and "Exam" in the admin's item list."""
+    from gradebook.models import GradeItem
+
+    GradeItem.objects.create(key="quiz:kind", title="测验一", kind="quiz", max_points=10)
+    with translation.override("en"):
+        assert [str(label) for label in GradeItem.Kind.labels] == ["Quiz", "Lab", "Exam", "Other"]
+    client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_instructor.get("/admin/gradebook/gradeitem/").content.decode()
+    assert re.findall(r'<td class="field-kind">([^<]*)</td>', page) == ["Quiz"]
