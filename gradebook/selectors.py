@@ -50,7 +50,8 @@ class Course:
         ]
 
     def category_title(self, key: str) -> str:
-        return _title_of(self.categories, key)
+        """The title of the category ``key`` (configured, else a default one), else the key."""
+        return next((c.title for c in self.categories if c.key == key), key)
 
 
 def _spec(item: GradeItem) -> calc.ItemSpec:
@@ -73,17 +74,6 @@ def course_load() -> Course:
         categories=Category.effective(),
         grace_days=GradebookSettings.current().grace_days,
     )
-
-
-def category_title(key: str) -> str:
-    """The title of category ``key`` (configured, else a default one), for a page that has no
-    Course loaded."""
-    return _title_of(Category.effective(), key)
-
-
-def _title_of(categories: list[Category], key: str) -> str:
-    """The title of the category ``key`` among ``categories``, else the key itself."""
-    return next((c.title for c in categories if c.key == key), key)
 
 
 def roster(*, section: str = "") -> QuerySet:
@@ -299,6 +289,7 @@ class ItemSummary:
     minimum: Decimal | None
     maximum: Decimal | None
     percents: list[Decimal]
+    category_title: str  # the title of the item's category, for category_name
 
 
 def item_summary(
@@ -329,6 +320,7 @@ def item_summary(
         minimum=stat(min),
         maximum=stat(max),
         percents=[calc.q2(p / item.max_points * calc.HUNDRED) for p in graded],
+        category_title=course.category_title(item.category),
     )
     return summary, results
 

@@ -70,7 +70,7 @@ def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
     context = {
         "item": item,
-        "category_title": selectors.category_title(item.category),
+        "category_title": summary.category_title,
         "summary": summary,
         "results": results,
         "chart": chart,

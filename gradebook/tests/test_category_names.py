@@ -11,6 +11,8 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from gradebook.models import Category
@@ -73,8 +75,12 @@ def test_student_page_and_csv_name_the_category_by_its_title(client_a, student_a
 def test_staff_grid_filter_and_item_page_name_it_by_its_title(client_ta, project_item):
     grid = client_ta.get("/grades/staff/").content.decode()
     assert f'<option value="proj" lang="zh-CN">{TITLE}</option>' in grid
-    item = client_ta.get(f"/grades/staff/items/{project_item.pk}/").content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        item = client_ta.get(f"/grades/staff/items/{project_item.pk}/").content.decode()
     assert f'<dd><span lang="zh-CN">{TITLE}</span></dd>' in item
+    # The title comes from the categories the summary already loaded, not a second read.
+    reads = [q["sql"] for q in queries.captured_queries if 'FROM "gradebook_category"' in q["sql"]]
+    assert len(reads) == 1, reads
 
 
 def test_built_in_categories_keep_their_names_in_the_page_language(client_ta, make_item):
