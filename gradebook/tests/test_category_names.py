@@ -101,3 +101,18 @@ def test_an_items_kind_is_singular_in_english(client_instructor) -> None:
     client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client_instructor.get("/admin/gradebook/gradeitem/").content.decode()
     assert re.findall(r'<td class="field-kind">([^<]*)</td>', page) == ["Quiz"]
+
+
+def test_the_item_list_names_each_items_category(client_instructor, make_item) -> None:
+    """The admin's item list showed the category's key ("quiz", "proj") beside its filter's names."""
+    Category.objects.update_or_create(key="proj", defaults={"title": TITLE, "weight": 10})
+    Category.objects.update_or_create(key="quiz", defaults={"title": "测验", "weight": 30})
+    make_item("quiz:1")
+    make_item("proj:1", category="proj")
+    client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    with CaptureQueriesContext(connection) as queries:
+        page = client_instructor.get("/admin/gradebook/gradeitem/").content.decode()
+    cells = re.findall(r'<td class="field-category_shown">(.*?)</td>', page)
+    assert set(cells) == {"Quizzes", f'<span lang="zh-CN">{TITLE}</span>'}, cells
+    reads = [q["sql"] for q in queries.captured_queries if 'FROM "gradebook_category"' in q["sql"]]
+    assert len(reads) <= 2, "\n".join(reads)  # the filter's names and the list's one query
