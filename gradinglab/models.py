@@ -43,6 +43,12 @@ class ProblemQuerySet(AccessQuerySet):
 
 
 class Problem(models.Model):
+    class Bound(models.TextChoices):
+        """What limits the problem's kernel (the package's `bound`), which picks its speed bar."""
+
+        MEMORY = "memory", _("访存受限")
+        COMPUTE = "compute", _("计算受限")
+
     slug = models.SlugField(unique=True, max_length=80, verbose_name=_("短名"))
     title_zh = models.CharField(_("标题"), max_length=200)
     title_en = models.CharField(_("英文标题"), max_length=200, blank=True)
@@ -56,7 +62,9 @@ class Problem(models.Model):
     tests = models.JSONField(default=list, verbose_name=_("公开测试"))
     benchmarks = models.JSONField(default=list, verbose_name=_("计时规模"))
     scoring = models.JSONField(default=dict, verbose_name=_("计分规则"))
-    bound = models.CharField(max_length=16, blank=True, verbose_name=_("瓶颈类型"))
+    bound = models.CharField(
+        max_length=16, blank=True, choices=Bound.choices, verbose_name=_("瓶颈类型")
+    )
     content_sha256 = models.CharField(max_length=64, blank=True, verbose_name=_("内容哈希"))
     synced_at = models.DateTimeField(null=True, blank=True, verbose_name=_("同步时间"))
     active = models.BooleanField(default=True, help_text=_("包仍在磁盘上"), verbose_name=_("在用"))

@@ -21,6 +21,8 @@ PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 BACKENDS = ("triton", "cuda")
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "uint8")
+# What may limit a problem's kernel; gradinglab.models.Problem.Bound names each one for pages.
+BOUNDS = ("memory", "compute")
 
 
 class ProblemNotFound(LookupError):
@@ -149,8 +151,8 @@ def _parse(slug: str, path: Path, data: Any) -> Problem:
     if not entry.get("name") or not str(entry["name"]).isidentifier():
         raise ProblemInvalid(f"{slug}: entry_point.name must be an identifier")
     bound = data.get("bound", "memory")
-    if bound not in ("memory", "compute"):
-        raise ProblemInvalid(f"{slug}: bound must be memory or compute")
+    if bound not in BOUNDS:
+        raise ProblemInvalid(f"{slug}: bound must be one of {', '.join(BOUNDS)}")
     return Problem(
         slug=slug,
         title=dict(data.get("title") or {}),

@@ -87,3 +87,23 @@ def test_a_problem_is_shown_in_the_admin_and_never_edited(root) -> None:
     problem.refresh_from_db()
     assert (problem.scoring, problem.tolerances, problem.title_zh) == before
     assert root.get("/admin/gradinglab/problem/add/").status_code == 403
+
+
+def test_the_problem_list_names_what_bounds_each_problem(root) -> None:
+    """The list showed the package's code ("memory") where the page's language names it."""
+    labkit.make_assignment()  # the packages are synced: memory- and compute-bound ones
+
+    def cells(lang: str) -> set[str]:
+        root.cookies["django_language"] = lang
+        page = root.get("/admin/gradinglab/problem/").content.decode()
+        return set(re.findall(r'<td class="field-bound">([^<]*)</td>', page))
+
+    assert cells("en") == {"Memory-bound", "Compute-bound"}
+    assert cells("zh-hans") == {"访存受限", "计算受限"}
+
+
+def test_the_model_names_every_bound_a_package_may_declare() -> None:
+    from gradinglab.models import Problem
+    from gradinglab.runner.problems import BOUNDS
+
+    assert tuple(Problem.Bound.values) == BOUNDS
