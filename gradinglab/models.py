@@ -102,8 +102,12 @@ class Problem(models.Model):
 def gpu_kind_choices() -> list[tuple[str, str]]:
     """CPU only, or one of the configured GPU kinds (PDC_GPU_KINDS): a queue some worker consumes."""
     # Labelled, not the bare queue name: "rtx4090" alone reads as an untranslated word.
-    gpu = [(kind, _("GPU（%(kind)s）") % {"kind": kind}) for kind in settings.GPU_KINDS]
+    gpu = [(kind, gpu_kind_label(kind)) for kind in settings.GPU_KINDS]
     return [("", _("仅 CPU（正确性）")), *gpu]
+
+
+def gpu_kind_label(kind: str) -> str:
+    return _("GPU（%(kind)s）") % {"kind": kind}
 
 
 _PERCENT = [MinValueValidator(0), MaxValueValidator(100)]
@@ -467,6 +471,11 @@ class WorkerNode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
+
+    @property
+    def kind_label(self) -> str:
+        """How pages name the kind: "CPU", or the GPU kind as the assignment form names it."""
+        return "CPU" if self.kind == "cpu" else gpu_kind_label(self.kind)
 
 
 class RegradeRun(models.Model):

@@ -7,7 +7,9 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
+from django.utils.timezone import localtime
 
 from accounts.models import Profile
 from gradinglab.models import Problem, Submission
@@ -147,12 +149,33 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
     WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
     html = client_a.get("/lab/workers/", HTTP_HX_REQUEST="true").content.decode()
     assert "<code>cpu-test</code> · CPU · 在线" in html
-    assert "<code>old-gpu</code> · GPU h100 · 离线" in html
+    assert "<code>old-gpu</code> · GPU（h100） · 离线" in html
     assert "<html" not in html  # the polled fragment
     page = client_a.get("/lab/workers/").content.decode()
     assert "<html" in page and "site.css" in page and "old-gpu" in page  # opened directly
     assert page.count("<h1>") == 1 and "<h2>" not in page  # its title once, as a page's
     assert html.count("<h2>") == 1  # on the lab index, the panel is a section
+
+
+def test_every_page_names_a_workers_kind_the_same_way(
+    client_a, client_ta, client_instructor, worker_token
+) -> None:
+    """The status page and the staff desk wrote the stored kind ("cpu", "h100"), the lab's panel
+    "GPU h100"; the status page also wrote its heartbeat in Django's default format."""
+    from gradinglab.models import WorkerNode
+
+    beat = timezone.now()
+    WorkerNode.objects.filter(name="cpu-test").update(last_heartbeat_at=beat)
+    WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
+    panel = client_a.get("/lab/workers/").content.decode()
+    status = client_instructor.get("/status/").content.decode()
+    desk = client_ta.get("/staff/").content.decode()
+    for page in (panel, status, desk):
+        assert "GPU（h100）" in page and ">h100<" not in page and "(h100)" not in page
+    assert "<td>CPU</td>" in status and "<td>cpu</td>" not in status
+    assert f'<time class="when" datetime="{localtime(beat).isoformat()}' in status
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert "old-gpu</code> · GPU (h100) · Offline" in client_a.get("/lab/workers/").content.decode()
 
 
 def test_lab_index_in_english(client_a) -> None:
