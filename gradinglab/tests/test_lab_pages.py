@@ -172,7 +172,8 @@ def test_every_page_names_a_workers_kind_the_same_way(
     desk = client_ta.get("/staff/").content.decode()
     for page in (panel, status, desk):
         assert "GPU（h100）" in page and ">h100<" not in page and "(h100)" not in page
-    assert "<td>CPU</td>" in status and "<td>cpu</td>" not in status
+    # A card per worker on a phone (stack-on-phone): each cell says its column's name.
+    assert '<td data-label="类型">CPU</td>' in status and ">cpu</td>" not in status
     assert f'<time class="when" datetime="{localtime(beat).isoformat()}' in status
     client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     assert "old-gpu</code> · GPU (h100) · Offline" in client_a.get("/lab/workers/").content.decode()
