@@ -55,3 +55,18 @@ def misplaced_on_a_phone(page, table: str) -> list[str]:
         return page.evaluate(_MISPLACED_JS, table)
     finally:
         page.set_viewport_size(DESKTOP)
+
+
+_CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody td`)].map(td => ({
+  label: td.dataset.label || '', right: td.getBoundingClientRect().right,
+  window: window.innerWidth}))"""
+
+
+def cells_on_a_phone(page, table: str) -> list[dict[str, Any]]:
+    """Each cell of `table` at 390 px: its column's name (data-label) and its right edge against
+    the window's; the page goes back to desktop width afterwards."""
+    page.set_viewport_size(PHONE)
+    try:
+        return page.evaluate(_CELLS_JS, table)
+    finally:
+        page.set_viewport_size(DESKTOP)

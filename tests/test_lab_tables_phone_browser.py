@@ -19,7 +19,7 @@ from django.utils import timezone
 from conftest import browser_login
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.tests.labkit import correct_cuda_source, gpu_doc, make_assignment
-from tests.phonecards import DESKTOP, PHONE, misplaced_on_a_phone
+from tests.phonecards import DESKTOP, PHONE, cells_on_a_phone, misplaced_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -147,11 +147,7 @@ def test_the_lab_list_is_a_card_per_lab_on_a_phone(live_server, _browser, studen
         assert width[0] <= width[1], width
         # "Accepted · 1 submission": both parts after the name, not the second under it.
         assert misplaced_on_a_phone(page, "main table") == [], lang
-        page.set_viewport_size(PHONE)
-        cells[lang] = page.locator("main table tbody td").evaluate_all(
-            """tds => tds.map(td => ({label: td.dataset.label || '',
-                right: td.getBoundingClientRect().right, window: window.innerWidth}))"""
-        )
+        cells[lang] = cells_on_a_phone(page, "main table")
         context.close()
     for lang, tds in cells.items():
         assert len(tds) == 7, (lang, tds)  # one lab, seven labelled lines
