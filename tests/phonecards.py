@@ -57,14 +57,18 @@ def misplaced_on_a_phone(page, table: str) -> list[str]:
         page.set_viewport_size(DESKTOP)
 
 
-_CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody td`)].map(td => ({
-  label: td.dataset.label || '', right: td.getBoundingClientRect().right,
-  window: window.innerWidth}))"""
+# A cell's right edge is its content's where that sticks out (a line kept from wrapping).
+_CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody td`)].map(td => {
+  const range = document.createRange();
+  range.selectNodeContents(td);
+  const right = Math.max(td.getBoundingClientRect().right, range.getBoundingClientRect().right);
+  return {label: td.dataset.label || '', right: right, window: window.innerWidth};
+})"""
 
 
 def cells_on_a_phone(page, table: str) -> list[dict[str, Any]]:
-    """Each cell of `table` at 390 px: its column's name (data-label) and its right edge against
-    the window's; the page goes back to desktop width afterwards."""
+    """Each cell of `table` at 390 px: its column's name (data-label) and its right edge (or its
+    content's, if further) against the window's; the page goes back to desktop width afterwards."""
     page.set_viewport_size(PHONE)
     try:
         return page.evaluate(_CELLS_JS, table)

@@ -1,8 +1,10 @@
-"""In real Chromium at 390x844, in Chinese and English: a student's own records are cards of
-labelled lines on a phone (stack-on-phone, static/css/site.css), as the lab list and the grades are.
+"""In real Chromium at 390x844, in Chinese and English: a record table is a card of labelled lines
+per record on a phone (stack-on-phone, static/css/site.css), as the lab list and the grades are.
 
 The problem page's table of my submissions put status and score five columns off-screen to the
-right, and the quiz list put my best score off-screen: both scrolled inside their wrapper."""
+right, and the quiz list put my best score off-screen; staff's quiz list, flag queue and
+similarity list did the same with their last columns. All scrolled inside their wrapper. The
+roster and the grade grid stay tables that scroll: a spreadsheet of many rows to compare."""
 
 from __future__ import annotations
 
@@ -22,28 +24,36 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LANGS = ("zh-hans", "en")
 # The page, the card table, and how many labelled lines one record has.
-PAGES = {
+STUDENT_PAGES = {
     "problem": ("/lab/problems/vector-add/", "#my-submissions", 9),
     "quizzes": ("/quizzes/", "#graded-quizzes", 4),
 }
+STAFF_PAGES = {
+    "staff quizzes": ("/quizzes/staff/", "#staff-quizzes", 4),
+    "flag queue": ("/flags/", "#flag-queue", 7),
+    "similarity": ("/staff/similarity/", "#similarity-assignments", 4),
+}
 
 
-def test_my_submissions_and_quizzes_are_cards_on_a_phone(live_server, _browser, student_a) -> None:
+def _submission(student, **fields) -> Submission:
     assignment, source = make_assignment(), correct_source()
-    Submission.objects.create(
-        assignment=assignment, student=student_a, backend="triton", source=source,
+    return Submission.objects.create(
+        assignment=assignment, student=student, backend="triton", source=source,
         sha256=hashlib.sha256(source.encode()).hexdigest(), created_at=timezone.now(),
-        queue=assignment.queue_name, status="accepted", score=Decimal("10"), late=True,
+        queue=assignment.queue_name, status="accepted", score=Decimal("10"), **fields,
     )  # fmt: skip
-    quiz_with([])
-    found: dict[str, object] = {}
+
+
+def _cards(browser, live_server, username: str, pages: dict) -> dict[str, object]:
+    """What each page's table is at 390 px, in each language, against what a card table is."""
+    found, expected = {}, {}
     for lang in LANGS:
-        context = _browser.new_context(viewport=PHONE)
+        context = browser.new_context(viewport=PHONE)
         context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
         context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
         page = context.new_page()
-        browser_login(page, live_server, "student_a")
-        for name, (path, table, lines) in PAGES.items():
+        browser_login(page, live_server, username)
+        for name, (path, table, lines) in pages.items():
             assert page.goto(live_server.url + path).status == 200, path
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             cells = cells_on_a_phone(page, table)
@@ -53,9 +63,29 @@ def test_my_submissions_and_quizzes_are_cards_on_a_phone(live_server, _browser, 
                 "unlabelled or cut": [
                     c for c in cells if not c["label"] or c["right"] > c["window"]
                 ],
-                # A time with its "late" badge, a title with its own: one value each, after the name.
+                # A value of parts (a time and its badge, a title and its own): after the name.
                 "misplaced": misplaced_on_a_phone(page, table),
             }
-            expected = {"fits": True, "lines": lines, "unlabelled or cut": [], "misplaced": []}
-            assert found[f"{lang} {name}"] == expected, (lang, name, found)
+            expected[f"{lang} {name}"] = {
+                "fits": True, "lines": lines, "unlabelled or cut": [], "misplaced": []
+            }  # fmt: skip
         context.close()
+    return {"found": found, "expected": expected}
+
+
+def test_my_submissions_and_quizzes_are_cards_on_a_phone(live_server, _browser, student_a) -> None:
+    _submission(student_a, late=True)
+    quiz_with([])
+    seen = _cards(_browser, live_server, "student_a", STUDENT_PAGES)
+    assert seen["found"] == seen["expected"]
+
+
+def test_staff_record_tables_are_cards_on_a_phone(live_server, _browser, student_a, ta) -> None:
+    _submission(student_a, flagged=True, flagged_by="staff", flag_reason="两个核函数都没有边界检查")
+    # A name wider than a card's value column: it must wrap there (the queue's desktop table
+    # keeps its cells on one line).
+    student_a.profile.display_name = "Maximiliana Konstantinopoulou-Wrzesniewska"
+    student_a.profile.save()
+    quiz_with([])
+    seen = _cards(_browser, live_server, "ta", STAFF_PAGES)
+    assert seen["found"] == seen["expected"]
