@@ -62,13 +62,16 @@ _CELLS_JS = """(table) => [...document.querySelectorAll(`${table} tbody td`)].ma
   const range = document.createRange();
   range.selectNodeContents(td);
   const right = Math.max(td.getBoundingClientRect().right, range.getBoundingClientRect().right);
-  return {label: td.dataset.label || '', right: right, window: window.innerWidth};
+  const only = td.children.length === 1 ? td.firstElementChild : null;
+  const link = !!only && only.tagName === 'A' && only.textContent.trim() === td.textContent.trim();
+  return {label: td.dataset.label || '', link: link, right: right, window: window.innerWidth};
 })"""
 
 
 def cells_on_a_phone(page, table: str) -> list[dict[str, Any]]:
-    """Each cell of `table` at 390 px: its column's name (data-label) and its right edge (or its
-    content's, if further) against the window's; the page goes back to desktop width afterwards."""
+    """Each cell of `table` at 390 px: its column's name (data-label), whether it is one link and
+    nothing else (such a cell needs no name: "Review"), and its right edge (or its content's, if
+    further) against the window's; the page goes back to desktop width afterwards."""
     page.set_viewport_size(PHONE)
     try:
         return page.evaluate(_CELLS_JS, table)

@@ -32,11 +32,11 @@ STAFF_PAGES = {
     "staff quizzes": ("/quizzes/staff/", "#staff-quizzes", 4),
     "flag queue": ("/flags/", "#flag-queue", 7),
     "similarity": ("/staff/similarity/", "#similarity-assignments", 4),
-}
+}  # and an assignment's similar pairs (its path has the assignment's id)
 
 
-def _submission(student, **fields) -> Submission:
-    assignment, source = make_assignment(), correct_source()
+def _submission(student, assignment=None, **fields) -> Submission:
+    assignment, source = assignment or make_assignment(), correct_source()
     return Submission.objects.create(
         assignment=assignment, student=student, backend="triton", source=source,
         sha256=hashlib.sha256(source.encode()).hexdigest(), created_at=timezone.now(),
@@ -61,7 +61,7 @@ def _cards(browser, live_server, username: str, pages: dict) -> dict[str, object
                 "fits": width[0] <= width[1],
                 "lines": len(cells),
                 "unlabelled or cut": [
-                    c for c in cells if not c["label"] or c["right"] > c["window"]
+                    c for c in cells if not (c["label"] or c["link"]) or c["right"] > c["window"]
                 ],
                 # A value of parts (a time and its badge, a title and its own): after the name.
                 "misplaced": misplaced_on_a_phone(page, table),
@@ -80,12 +80,33 @@ def test_my_submissions_and_quizzes_are_cards_on_a_phone(live_server, _browser, 
     assert seen["found"] == seen["expected"]
 
 
-def test_staff_record_tables_are_cards_on_a_phone(live_server, _browser, student_a, ta) -> None:
-    _submission(student_a, flagged=True, flagged_by="staff", flag_reason="两个核函数都没有边界检查")
+def test_staff_record_tables_are_cards_on_a_phone(
+    live_server, _browser, student_a, student_b, ta
+) -> None:
+    from similarity.models import SimilarityPair, SimilarityRun
+
+    assignment = make_assignment()
+    a = _submission(
+        student_a,
+        assignment,
+        flagged=True,
+        flagged_by="staff",
+        flag_reason="两个核函数都没有边界检查",
+    )
+    b = _submission(student_b, assignment)
+    run = SimilarityRun.objects.create(
+        assignment=assignment, status="done", trigger="manual", created_at=timezone.now()
+    )
+    SimilarityPair.objects.create(
+        run=run, rank=1, submission_a=a, submission_b=b, shared=40, fraction=0.9
+    )
     # A name wider than a card's value column: it must wrap there (the queue's desktop table
     # keeps its cells on one line).
     student_a.profile.display_name = "Maximiliana Konstantinopoulou-Wrzesniewska"
     student_a.profile.save()
     quiz_with([])
-    seen = _cards(_browser, live_server, "ta", STAFF_PAGES)
+    pairs = {
+        "similar pairs": (f"/staff/similarity/assignments/{assignment.pk}/", "#similarity-pairs", 6)
+    }
+    seen = _cards(_browser, live_server, "ta", STAFF_PAGES | pairs)
     assert seen["found"] == seen["expected"]
