@@ -153,7 +153,7 @@ def convert_line(line: str, level: int) -> tuple[list[str], int]:
         anchor = "sec-" + num.replace(".", "-")
         hashes = "#" * (depth + 1)
         heading = ["", f"{hashes} {num} {escape_prose(m['title'])} {{#{anchor}}}", ""]
-        # The section's diagrams (编者补充, lectures/figures.py) right under its heading.
+        # The section's diagrams (编者补充, lectures/figures/) right under its heading.
         figures = [f"!figure {figure.slug}" for figure in BY_SECTION.get(num, [])]
         return heading + [row for f in figures for row in (f, "")], depth + 1
     if m := BULLET_RE.match(line):

@@ -26,7 +26,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 from pygments.util import ClassNotFound
 
 FENCE_RE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
-# A diagram placed by convert_notes: "!figure <slug>" on a line of its own (lectures/figures.py).
+# A diagram placed by convert_notes: "!figure <slug>" on a line of its own (lectures/figures/).
 FIGURE_RE = re.compile(r"^!figure (?P<slug>[a-z0-9-]+)$", re.M)
 # Display math may wrap over several source lines (a long formula); inline math stays on one.
 MATH_RE = re.compile(r"\$\$(?P<block>(?s:.+?))\$\$|\$(?P<inline>[^$\n]+?)\$")
