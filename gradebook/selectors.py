@@ -365,6 +365,11 @@ def student_detail(student: AbstractBaseUser) -> dict:
     }
 
 
+def current_grade(student: AbstractBaseUser, item: GradeItem) -> Grade | None:
+    """The student's gradebook row for ``item`` (released or not), for staff deciding on it."""
+    return Grade.objects.filter(student=student, item=item).first()
+
+
 def regrade_queue(*, status: str = RegradeRequest.Status.OPEN) -> QuerySet:
     queue = RegradeRequest.objects.select_related("student__profile", "item")
     return queue.filter(status=status).order_by("created_at", "pk") if status else queue

@@ -89,4 +89,6 @@ def regrade_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":  # invalid answer (400), or the request was already answered (409)
         status = 400 if form is not None else 409
     context = {"regrade": regrade, "form": form}
+    if staff_page(request.user):  # what staff decide from: the score now and the work it counts
+        context["staff"] = {"grade": selectors.current_grade(regrade.student, regrade.item)}
     return render(request, "gradebook/regrade_detail.html", context, status=status)

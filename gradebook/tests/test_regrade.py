@@ -132,3 +132,29 @@ def test_accepting_with_an_impossible_score_changes_nothing(client_a, client_ta,
     assert response.status_code == 400 and "超出 0…" in response.content.decode()
     request.refresh_from_db()
     assert request.status == "open" and not GradeEvent.objects.filter(action="override").exists()
+
+
+@pytest.mark.django_db
+def test_staff_see_the_score_they_decide_on(client_a, client_ta, student_a, lab) -> None:
+    """The answer form asked for a new score without the current one, the item's maximum, or a
+    way to the work it counts: staff had to find the student's grades page themselves."""
+    _ask(client_a, lab)
+    request = RegradeRequest.objects.get()
+    page = client_ta.get(f"/grades/regrades/{request.pk}/").content.decode()
+    current = page.split('id="regrade-current">', 1)[1].split("</dd>", 1)[0]
+    assert "<strong>60</strong> / 100" in current
+    assert f'href="/grades/staff/students/{student_a.pk}/?item={lab.pk}"' in current
+    student_page = client_a.get(f"/grades/regrades/{request.pk}/").content.decode()
+    assert "regrade-current" not in student_page  # the student's page stays their request
+
+
+@pytest.mark.django_db
+def test_staff_see_an_overridden_score_with_its_automatic_one(client_a, client_ta, lab) -> None:
+    _ask(client_a, lab)
+    request = RegradeRequest.objects.get()
+    Grade.objects.filter(item=lab, student__username="student_a").update(
+        points=Decimal("80"), override_points=Decimal("80"), override_reason="补交"
+    )
+    page = client_ta.get(f"/grades/regrades/{request.pk}/").content.decode()
+    current = page.split('id="regrade-current">', 1)[1].split("</dd>", 1)[0]
+    assert "<strong>80</strong> / 100（人工改分；自动评分 60）" in current
