@@ -10,7 +10,7 @@ from django.template.defaultfilters import date as date_filter
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from pdcsite.moments import local_text
+from pdcsite.moments import form_words, local_text
 
 register = template.Library()
 
@@ -34,13 +34,20 @@ def content_lang(text: object) -> str:
 
 
 @register.filter(expects_localtime=True)
-def when(moment: datetime | None) -> SafeString | str:
-    """A date-time as the site shows one ("2026-12-20 23:59", the reader's time zone), in a
-    <time> that does not break between the date and the time (.when in site.css); "—" for none."""
+def when(moment: datetime | None, form: str = "") -> SafeString | str:
+    """A date-time as the site shows one ("2026-12-20 23:59", the reader's time zone; `|when:"short"`
+    leaves out the year, `|when:"seconds"` adds the seconds), in a <time> that does not break
+    between the date and the time (.when in site.css); "—" for none."""
     if moment is None or moment == "":
         return "—"
     return format_html(
         '<time class="when" datetime="{}">{}</time>',
         date_filter(moment, "c"),
-        local_text(moment),
+        local_text(moment, **form_words(form)),
     )
+
+
+@register.filter(expects_localtime=True)
+def when_text(moment: datetime | None, form: str = "") -> str:
+    """`when` as plain text, for an element that holds no markup (an <option>)."""
+    return local_text(moment, **form_words(form)) if moment not in (None, "") else "—"

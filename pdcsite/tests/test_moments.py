@@ -8,6 +8,7 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
@@ -33,12 +34,28 @@ def test_the_when_filter_shows_the_same_text() -> None:
     assert ">2026-12-20 23:59</time>|—" in out
 
 
-def test_no_other_module_or_template_spells_the_format() -> None:
-    # The short forms (m-d H:i in compact lists) and the seconds of a submission's time are their own.
+def test_the_forms_of_a_date_time() -> None:
+    """A list of this term's work leaves out the year; a submission's time names the second."""
+    page = Template(
+        '{% load ui_tags %}{{ m|when:"short" }}|{{ m|when:"seconds" }}|{{ m|when:"short seconds" }}'
+        '|{{ m|when_text:"short" }}|{{ none|when_text }}'
+    )
+    with timezone.override("Asia/Shanghai"):
+        out = page.render(Context({"m": MOMENT, "none": None}))
+        assert local_text(MOMENT, year=False) == "12-20 23:59"
+    shown = re.findall(r">([^<>|]+)</time>", out)
+    assert shown == ["12-20 23:59", "2026-12-20 23:59:30", "12-20 23:59:30"], out
+    assert out.endswith("|12-20 23:59|—"), out  # text only, for an <option>
+    with pytest.raises(ValueError, match="unknown date-time form"):
+        Template('{% load ui_tags %}{{ m|when:"shrot" }}').render(Context({"m": MOMENT}))
+
+
+def test_no_other_module_or_template_spells_a_date_time_format() -> None:
+    """Pages wrote "m-d H:i" and "Y-m-d H:i:s" by hand in 13 places; they use the forms above."""
     files = subprocess.run(
         ["git", "ls-files", "*.py", "*.html"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
-    spelled = re.compile(r'%Y-%m-%d %H:%M(?!:)|date:"Y-m-d H:i"|"Y-m-d H:i"')
+    spelled = re.compile(r"%Y-%m-%d %H:%M|%m-%d %H:%M|date:[\"']\w?-?m-d H:i")
     skip = ("pdcsite/moments.py", "bench/")
     found = [
         f
