@@ -110,6 +110,11 @@ def gpu_kind_label(kind: str) -> str:
     return _("GPU（%(kind)s）") % {"kind": kind}
 
 
+def worker_kind_label(kind: str) -> str:
+    """How pages name a worker's kind: "CPU", or its GPU kind as the assignment form names it."""
+    return "CPU" if kind == "cpu" else gpu_kind_label(kind)
+
+
 _PERCENT = [MinValueValidator(0), MaxValueValidator(100)]
 
 
@@ -471,11 +476,6 @@ class WorkerNode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
-
-    @property
-    def kind_label(self) -> str:
-        """How pages name the kind: "CPU", or the GPU kind as the assignment form names it."""
-        return "CPU" if self.kind == "cpu" else gpu_kind_label(self.kind)
 
 
 class RegradeRun(models.Model):

@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from gradinglab import result_text
-from gradinglab.models import Submission
+from gradinglab.models import Submission, worker_kind_label
 from pdcsite.moments import local_text
 
 register = template.Library()
@@ -31,6 +31,11 @@ def phase_label(code: str | None) -> str:
 @register.filter
 def backend_label(code: str) -> str:
     return _BACKEND.get(code, code)
+
+
+@register.filter
+def worker_kind(kind: str) -> str:
+    return worker_kind_label(kind)
 
 
 @register.filter
