@@ -24,7 +24,14 @@ from gradebook.reasons import Reason
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch
 from gradinglab.access import lab_may
-from gradinglab.models import Assignment, Problem, RegradeRun, Submission, WorkerNode
+from gradinglab.models import (
+    Assignment,
+    Problem,
+    RegradeRun,
+    Submission,
+    WorkerNode,
+    worker_kind_label,
+)
 from gradinglab.services import rescore, results, submissions, workers
 from lectures.rendering import highlight_code
 
@@ -411,9 +418,13 @@ class WorkerNodeAdmin(admin.ModelAdmin):
     page that answers, once: only its hash is stored, and it never travels in a cookie."""
 
     form = WorkerNodeForm
-    list_display = ("name", "kind", "device", "active", "last_heartbeat_at")
+    list_display = ("name", "kind_shown", "device", "active", "last_heartbeat_at")
     readonly_fields = ("last_heartbeat_at", "info")
     actions = ["rotate_tokens"]
+
+    @admin.display(description=_("类型"), ordering="kind")
+    def kind_shown(self, node: WorkerNode) -> str:
+        return worker_kind_label(node.kind)
 
     def get_fields(self, request: HttpRequest, obj=None):
         if obj is None:

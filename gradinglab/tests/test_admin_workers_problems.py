@@ -107,3 +107,14 @@ def test_the_model_names_every_bound_a_package_may_declare() -> None:
     from gradinglab.runner.problems import BOUNDS
 
     assert tuple(Problem.Bound.values) == BOUNDS
+
+
+def test_the_worker_list_names_each_kind(root) -> None:
+    """The list showed the stored kind ("cpu", "h100"), as the status pages did."""
+    WorkerNode.objects.create(name="gpu-1", kind="h100", token_hash="g" * 64)
+    WorkerNode.objects.create(name="cpu-1", kind="cpu", token_hash="c" * 64)
+    root.cookies["django_language"] = "en"
+    cells = re.findall(
+        r'<td class="field-kind_shown">([^<]*)</td>', root.get(WORKERS).content.decode()
+    )
+    assert sorted(cells) == ["CPU", "GPU (h100)"], cells
