@@ -36,6 +36,13 @@ def new_token(prefix: str) -> str:
     return prefix + secrets.token_urlsafe(32)
 
 
+class Backend(models.TextChoices):
+    """The languages a kernel is written in (the runner's BACKENDS); names, not translated."""
+
+    TRITON = "triton", "Triton"
+    CUDA = "cuda", "CUDA"
+
+
 class ProblemQuerySet(AccessQuerySet):
     def for_member(self, user) -> ProblemQuerySet:
         """Staff see every problem; a student sees problems of published assignments."""
@@ -306,7 +313,7 @@ class Submission(models.Model):
         Assignment, on_delete=models.PROTECT, related_name="submissions", verbose_name=_("实验作业")
     )
     student = student_field(on_delete=models.PROTECT, related_name="lab_submissions")
-    backend = models.CharField(max_length=16, verbose_name=_("后端"))
+    backend = models.CharField(max_length=16, choices=Backend.choices, verbose_name=_("后端"))
     source = models.TextField(verbose_name=_("源码"))
     sha256 = models.CharField(max_length=64, verbose_name=_("源码哈希"))
     via = models.CharField(max_length=8, default="web", verbose_name=_("提交方式"))  # web | cli
@@ -515,7 +522,7 @@ class Draft(models.Model):
         related_name="drafts",
         verbose_name=pgettext_lazy("lab problem", "题目"),
     )
-    backend = models.CharField(_("后端"), max_length=16)
+    backend = models.CharField(_("后端"), max_length=16, choices=Backend.choices)
     source = models.TextField(_("源代码"))
     updated_at = models.DateTimeField(_("更新时间"))
 

@@ -8,14 +8,14 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from gradinglab import result_text
-from gradinglab.models import Submission, worker_kind_label
+from gradinglab.models import Backend, Submission, worker_kind_label
 from pdcsite.moments import local_text
 
 register = template.Library()
 
 _STATUS = dict(Submission.Status.choices)
 _PHASE = {"compiling": _("编译"), "testing": _("测试"), "timing": _("计时")}
-_BACKEND = {"triton": "Triton", "cuda": "CUDA"}
+_BACKEND = dict(Backend.choices)
 
 
 @register.filter

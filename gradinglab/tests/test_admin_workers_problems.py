@@ -102,11 +102,27 @@ def test_the_problem_list_names_what_bounds_each_problem(root) -> None:
     assert cells("zh-hans") == {"访存受限", "计算受限"}
 
 
-def test_the_model_names_every_bound_a_package_may_declare() -> None:
-    from gradinglab.models import Problem
-    from gradinglab.runner.problems import BOUNDS
+def test_the_models_name_every_bound_and_backend_a_package_may_declare() -> None:
+    from gradinglab.models import Backend, Problem
+    from gradinglab.runner.problems import BACKENDS, BOUNDS
 
     assert tuple(Problem.Bound.values) == BOUNDS
+    assert tuple(Backend.values) == BACKENDS
+
+
+def test_the_submission_list_names_each_backend(root, student_a) -> None:
+    """The list showed the stored code ("triton") where the lab's pages say "Triton"."""
+    from django.utils import timezone
+
+    from gradinglab.models import Submission
+
+    assignment = labkit.make_assignment()
+    Submission.objects.create(
+        assignment=assignment, student=student_a, backend="triton", source="x", sha256="0" * 64,
+        queue=assignment.queue_name, status="accepted", created_at=timezone.now(),
+    )  # fmt: skip
+    page = root.get("/admin/gradinglab/submission/").content.decode()
+    assert re.findall(r'<td class="field-backend">([^<]*)</td>', page) == ["Triton"]
 
 
 def test_the_worker_list_names_each_kind(root) -> None:
