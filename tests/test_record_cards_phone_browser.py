@@ -2,9 +2,10 @@
 per record on a phone (stack-on-phone, static/css/site.css), as the lab list and the grades are.
 
 The problem page's table of my submissions put status and score five columns off-screen to the
-right, and the quiz list put my best score off-screen; staff's quiz list, flag queue and
-similarity list did the same with their last columns. All scrolled inside their wrapper. The
-roster and the grade grid stay tables that scroll: a spreadsheet of many rows to compare."""
+right, and the quiz list put my best score off-screen; staff's quiz list, flag queue, similarity
+lists and roster did the same with their last columns. All scrolled inside their wrapper. The
+grade grid stays a table that scrolls (tests/test_grid_phone_browser.py): a spreadsheet to compare
+down its columns."""
 
 from __future__ import annotations
 
