@@ -3,7 +3,7 @@ per record on a phone (stack-on-phone, static/css/site.css), as the lab list and
 
 The problem page's table of my submissions put status and score five columns off-screen to the
 right, and the quiz list put my best score off-screen; staff's quiz list, flag queue, similarity
-lists and roster did the same with their last columns. All scrolled inside their wrapper. The
+lists, roster and a quiz's questions did the same with their last columns. All scrolled inside their wrapper. The
 grade grid stays a table that scrolls (tests/test_grid_phone_browser.py): a spreadsheet to compare
 down its columns."""
 
@@ -18,7 +18,7 @@ from django.utils import timezone
 from conftest import browser_login
 from gradinglab.models import Submission
 from gradinglab.tests.labkit import correct_source, make_assignment
-from quizzes.tests.factories import quiz_with
+from quizzes.tests.factories import question_single, quiz_with
 from tests.phonecards import PHONE, cells_on_a_phone, misplaced_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,6 +34,7 @@ STAFF_PAGES = {
     "flag queue": ("/flags/", "#flag-queue", 7),
     "similarity": ("/staff/similarity/", "#similarity-assignments", 4),
     "roster": ("/accounts/staff/roster/", "#roster", 6),
+    "a quiz's questions": ("/quizzes/staff/quiz-one/", "#pool", 3),
 }  # and an assignment's similar pairs (its path has the assignment's id)
 
 
@@ -110,7 +111,7 @@ def test_staff_record_tables_are_cards_on_a_phone(
     student_a.profile.save()
     student_a.email = "maximiliana.konstantinopoulou-wrzesniewska@university.example.edu"
     student_a.save(update_fields=["email"])  # one word wider than a card: it must break
-    quiz_with([])
+    quiz_with([question_single("l1-q01"), question_single("l1-q02")])
     pairs = {
         "similar pairs": (f"/staff/similarity/assignments/{assignment.pk}/", "#similarity-pairs", 6)
     }
