@@ -2,7 +2,8 @@
 per record on a phone (stack-on-phone, static/css/site.css), as the lab list and the grades are.
 
 The problem page's table of my submissions put status and score five columns off-screen to the
-right, and the quiz list put my best score off-screen; staff's quiz list, flag queue, similarity
+right, the quiz list put my best score off-screen, and a quiz's table of my attempts made its page
+430 px wide; staff's quiz list, flag queue, similarity
 lists, roster and a quiz's questions did the same with their last columns. All scrolled inside their wrapper. The
 grade grid stays a table that scrolls (tests/test_grid_phone_browser.py): a spreadsheet to compare
 down its columns."""
@@ -28,6 +29,7 @@ LANGS = ("zh-hans", "en")
 STUDENT_PAGES = {
     "problem": ("/lab/problems/vector-add/", "#my-submissions", 9),
     "quizzes": ("/quizzes/", "#graded-quizzes", 4),
+    "a quiz's attempts": ("/quizzes/quiz-one/", "#my-attempts", 5),
 }
 STAFF_PAGES = {
     "staff quizzes": ("/quizzes/staff/", "#staff-quizzes", 4),
@@ -79,8 +81,11 @@ def _cards(browser, live_server, username: str, pages: dict) -> dict[str, object
 
 
 def test_my_submissions_and_quizzes_are_cards_on_a_phone(live_server, _browser, student_a) -> None:
+    from quizzes.services import attempt_start, attempt_submit
+
     _submission(student_a, late=True)
-    quiz_with([])
+    quiz = quiz_with([question_single("l1-q01")], max_attempts=2)
+    attempt_submit(attempt_id=attempt_start(quiz=quiz, student=student_a).pk)
     seen = _cards(_browser, live_server, "student_a", STUDENT_PAGES)
     assert seen["found"] == seen["expected"]
 
