@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import Profile
 from accounts.services import user_create_with_role
+from tests.phonecards import cells_on_a_phone, misplaced_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 User = get_user_model()
@@ -47,6 +48,11 @@ def test_roster_upload_preview_confirm_and_invitation(
     preview = page.inner_text("#roster-preview")
     assert "2026101" in preview and "2026102" in preview and "新增" in preview
     assert User.objects.count() == users_before  # a preview writes nothing
+    # On a phone, a card per row of the file, every line named and inside the window.
+    cells = cells_on_a_phone(page, "#roster-preview")
+    assert len(cells) % 7 == 0 and cells, cells
+    assert [c for c in cells if not c["label"] or c["right"] > c["window"]] == []
+    assert misplaced_on_a_phone(page, "#roster-preview") == []
     page.click("#roster-confirm button[type=submit]")
     page.wait_for_url("**/accounts/staff/roster/")
     assert "名单已导入：新增 2" in page.inner_text("main")
