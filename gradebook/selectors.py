@@ -192,8 +192,12 @@ def student_view(student: AbstractBaseUser) -> dict:
                 open_regrades=open_counts[item.pk],
             )
         )
+    by_key = {item.key: item for item in course.items}
+    # The dropped items by their titles: the calculation names them by key (quiz:3), an internal id.
     categories = [
-        (course.category_title(c.key), c) for c in mine.categories if c.counted_items or c.weight
+        (course.category_title(c.key), c, [by_key[key] for key in c.dropped])
+        for c in mine.categories
+        if c.counted_items or c.weight
     ]
     return {"rows": rows, "categories": categories, "standing": mine}
 
@@ -231,7 +235,7 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
         "items": items,
         "categories": [
             {"key": c.key, "title": title, "weight": _s(c.weight), "percent": _s(c.percent)}
-            for title, c in view["categories"]
+            for title, c, _dropped in view["categories"]
         ],
         "total_percent": _s(standing_.total_percent),
         "projected_percent": _s(standing_.projected_percent),

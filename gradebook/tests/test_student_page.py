@@ -28,13 +28,18 @@ def test_grace_days_penalty_and_drop_are_shown(
     post(student_a, lab1, 80, submitted_at=past_due + timedelta(hours=40))  # 2 days, both covered
     post(student_a, lab2, 80, submitted_at=past_due + timedelta(hours=50))  # 3 days: 1 covered
     for n, points in ((1, 2), (2, 9)):
-        post(student_a, make_item(f"quiz:{n}", due_at=past_due), points, source="quiz")
+        quiz = make_item(f"quiz:{n}", due_at=past_due, title=f"第 {n} 次小测")
+        post(student_a, quiz, points, source="quiz")
 
     page = client_a.get("/grades/").content.decode()
     assert "宽限天数：已用 3 / 共 3，剩余 0" in page
     assert "迟 2 天，扣 0%（用宽限 2 天）" in page
     assert "迟 3 天，扣 50%（用宽限 1 天）" in page
     assert "已去掉最低" in page  # quiz:1 (2/10) is dropped
+    # The category table names the dropped item by its title: it showed the key "quiz:1".
+    totals = page.split('id="category-totals"', 1)[1].split("</table>", 1)[0]
+    quiz_row = totals.split('data-category="quiz"', 1)[1].split("</tr>", 1)[0]
+    assert "quiz:1" not in totals and '<td><span lang="zh-CN">第 1 次小测</span></td>' in quiz_row
     api = client_a.get("/grades/api/mine").json()
     counted = {i["key"]: (i["counted"], i["dropped"]) for i in api["items"]}
     assert counted == {
