@@ -30,6 +30,7 @@ STUDENT_PAGES = {
     "problem": ("/lab/problems/vector-add/", "#my-submissions", 9),
     "quizzes": ("/quizzes/", "#graded-quizzes", 4),
     "a quiz's attempts": ("/quizzes/quiz-one/", "#my-attempts", 5),
+    "my categories": ("/grades/", "#category-totals", 4),
 }
 STAFF_PAGES = {
     "staff quizzes": ("/quizzes/staff/", "#staff-quizzes", 4),
