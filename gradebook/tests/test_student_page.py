@@ -39,7 +39,9 @@ def test_grace_days_penalty_and_drop_are_shown(
     # The category table names the dropped item by its title: it showed the key "quiz:1".
     totals = page.split('id="category-totals"', 1)[1].split("</table>", 1)[0]
     quiz_row = totals.split('data-category="quiz"', 1)[1].split("</tr>", 1)[0]
-    assert "quiz:1" not in totals and '<span lang="zh-CN">第 1 次小测</span></span></td>' in quiz_row
+    assert (
+        "quiz:1" not in totals and '<span lang="zh-CN">第 1 次小测</span></span></td>' in quiz_row
+    )
     api = client_a.get("/grades/api/mine").json()
     counted = {i["key"]: (i["counted"], i["dropped"]) for i in api["items"]}
     assert counted == {
