@@ -51,7 +51,8 @@ class ProblemQuerySet(AccessQuerySet):
 
 class Problem(models.Model):
     class Bound(models.TextChoices):
-        """What limits the problem's kernel (the package's `bound`), which picks its speed bar."""
+        """What limits the problem's kernel (the package's `bound`): its roofline fraction is of
+        the device's memory bandwidth or of its compute peak (runner/timing_check)."""
 
         MEMORY = "memory", _("访存受限")
         COMPUTE = "compute", _("计算受限")
