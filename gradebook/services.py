@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gradebook import selectors
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 from gradebook.reasons import Reason, cleaned, parts_of
@@ -253,7 +254,7 @@ def _note(
     *, item: GradeItem, student, actor, action: str, reason: str, now: datetime
 ) -> GradeEvent:
     """An audit row for a decision that is not itself a score change (release, extension, …)."""
-    grade = Grade.objects.filter(student=student, item=item).first() if student else None
+    grade = selectors.current_grade(student, item) if student else None
     points = grade.points if grade else None
     return GradeEvent.objects.create(
         grade=grade,
@@ -452,7 +453,7 @@ def regrade_request_resolve(
             _("复核申请 #%(pk)s 已处理（%(status)s）。")
             % {"pk": request.pk, "status": request.get_status_display()}
         )
-    current = Grade.objects.filter(student=request.student, item=request.item).first()
+    current = selectors.current_grade(request.student, request.item)
     request.old_points = current.points if current else None
     now = timezone.now()
     if accept:

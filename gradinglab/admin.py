@@ -19,8 +19,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gradebook.models import Grade
 from gradebook.reasons import Reason
+from gradebook.selectors import current_grade
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch
 from gradinglab.access import lab_may
@@ -312,7 +312,7 @@ class SubmissionAdmin(admin.ModelAdmin):
                 self.message_user(request, _("已改分，并记入成绩册审计记录。"))
                 return redirect("admin:gradinglab_submission_change", pk)
         item = results.assignment_grade_item(sub.assignment)
-        grade = Grade.objects.filter(student=sub.student, item=item).first()
+        grade = current_grade(sub.student, item)
         counted = grade.counted_ref.removeprefix("submission:") if grade else ""
         context = {
             **self.admin_site.each_context(request),
