@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from gradebook import selectors
 from gradebook.csvio import import_parse
@@ -426,7 +427,12 @@ def regrade_request_create(
     ).count()
     if recent >= limit:
         raise GradeError(
-            _("每个成绩项 24 小时内最多提交 %(limit)s 次复核申请，请稍后再试。") % {"limit": limit}
+            ngettext(
+                "每个成绩项 24 小时内最多提交 %(limit)s 次复核申请，请稍后再试。",
+                "每个成绩项 24 小时内最多提交 %(limit)s 次复核申请，请稍后再试。",
+                limit,
+            )
+            % {"limit": limit}
         )
     return RegradeRequest.objects.create(
         student=student, item=item, ref=ref, message=message, created_at=now

@@ -107,7 +107,12 @@ class ProblemAdmin(admin.ModelAdmin):
             transaction.on_commit(lambda slug=slug: dispatch.send_problem_check(slug))
         self.message_user(
             request,
-            _("已排队检查 %(n)d 个题目；完成后刷新本页查看结果") % {"n": len(slugs)},
+            ngettext(
+                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果",
+                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果",
+                len(slugs),
+            )
+            % {"n": len(slugs)},
             messages.SUCCESS,
         )
 

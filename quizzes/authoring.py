@@ -16,7 +16,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from quizzes.bank import BankError, QuestionSpec, parse_question
 from quizzes.models import Choice, Question, Quiz, QuizQuestion, QuizRule
@@ -87,7 +87,11 @@ def rule_add(*, quiz: Quiz, spec: RuleSpec) -> QuizRule:
     available = rule.matching(exclude=picked).count()
     if available < spec.count:
         raise QuizError(
-            _("符合条件的题目只有 %(n)d 道（已选入的题目不重复抽取），少于要抽的 %(count)d 道。")
+            ngettext(
+                "符合条件的题目只有 %(n)d 道（已选入的题目不重复抽取），少于要抽的 %(count)d 道。",
+                "符合条件的题目只有 %(n)d 道（已选入的题目不重复抽取），少于要抽的 %(count)d 道。",
+                available,
+            )
             % {"n": available, "count": spec.count}
         )
     rule.save()
@@ -179,7 +183,12 @@ def _choices_raw(chinese: str, english: str) -> list[dict]:
     zh, en = _lines(chinese), [line.lstrip("*").strip() for line in _lines(english)]
     if len(en) > len(zh):
         raise QuestionInvalid(
-            _("英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。") % {"en": len(en), "zh": len(zh)},
+            ngettext(
+                "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
+                "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
+                len(en),
+            )
+            % {"en": len(en), "zh": len(zh)},
             "choices_en",
         )
     return [

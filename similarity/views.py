@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.access import staff_required
@@ -137,7 +138,11 @@ def archive_import(request: HttpRequest) -> HttpResponse:
             form.add_error("file", str(exc))
         else:
             messages.success(
-                request, _("已导入 %(term)s 的 %(n)d 条指纹。") % {"term": term, "n": added}
+                request,
+                ngettext(
+                    "已导入 %(term)s 的 %(n)d 条指纹。", "已导入 %(term)s 的 %(n)d 条指纹。", added
+                )
+                % {"term": term, "n": added},
             )
             return redirect("similarity:index")
     return _index(request, import_form=form)

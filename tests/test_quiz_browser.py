@@ -142,3 +142,30 @@ def test_offline_autosave_is_reported_and_reconnect_restores_saved_answers(
         "off-1": ["c"],
         "off-2": ["b"],
     }
+
+
+def test_submit_question_counts_open_questions_in_english(live_server, browser_page, login) -> None:
+    """The confirm before submitting names the open questions: "2 questions are", "1 question is"."""
+    user_create_with_role(username="stu_count", password="pw-test-12345", role="student")
+    one, two = question_single("br-c1"), question_single("br-c2")
+    quiz = quiz_with([one, two], slug="count-quiz")
+    page = browser_page
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    login(page, "stu_count")
+    page.goto(f"{live_server.url}/quizzes/{quiz.slug}/")
+    page.click("#start-attempt")
+    asked: list[str] = []
+
+    def answer_no(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", answer_no)
+    page.click("#submit-attempt")
+    page.check(f"#q{one.pk} input[value='a']")
+    _wait_saved(page, one)
+    page.click("#submit-attempt")
+    assert [m.split("\n")[0] for m in asked] == [
+        "2 questions are not answered yet.",
+        "1 question is not answered yet.",
+    ]

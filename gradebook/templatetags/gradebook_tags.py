@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_noop, ngettext, pgettext_lazy
 
 from gradebook import reasons
 from gradebook.models import BUILT_IN_CATEGORY_NAMES, category_name
@@ -39,6 +39,15 @@ def pts(value: Decimal | int | str | None) -> str:
         return "—"
     text = f"{Decimal(value):f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@register.filter
+def points_text(value: Decimal | int | str) -> str:
+    """Points with their unit, in the reader's number: "1 point", "2.5 points" (zh: "1 分")."""
+    number = Decimal(value)
+    # gettext's plural rules take integers; a fraction reads as plural in English ("1.5 points").
+    count = int(number) if number == number.to_integral_value() else 2
+    return ngettext("%(n)s 分", "%(n)s 分", count) % {"n": pts(number)}
 
 
 @register.filter

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 
 from gradebook.models import RegradeRequest
 
@@ -28,3 +29,17 @@ def test_daily_limit_per_item(client_a, student_a, make_item, settings) -> None:
     )
     again = client_a.post(NEW, {"item": item.key, "ref": "testref:3", "message": "请复核"})
     assert again.status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_limit_of_one_reads_in_the_singular(client_a, make_item, settings) -> None:
+    settings.PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY = 1
+    item = make_item("exam:one", max_points=10)
+    client_a.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert (
+        client_a.post(NEW, {"item": item.key, "ref": "testref:1", "message": "x"}).status_code
+        == 302
+    )
+    second = client_a.post(NEW, {"item": item.key, "ref": "testref:2", "message": "x"})
+    assert second.status_code == 400
+    assert "at most 1 regrade request per grade item" in second.content.decode()

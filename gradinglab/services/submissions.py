@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from gradinglab import conf, dispatch, precheck
@@ -134,7 +134,11 @@ def _check_rate(
     if len(recent) >= count:
         next_at = recent[len(recent) - count] + window
         raise RateLimited(
-            gettext("提交过于频繁：每 %(m)d 分钟最多 %(n)d 次。下次可提交时间：%(at)s")
+            ngettext(
+                "提交过于频繁：每 %(m)d 分钟最多 %(n)d 次。下次可提交时间：%(at)s",
+                "提交过于频繁：每 %(m)d 分钟最多 %(n)d 次。下次可提交时间：%(at)s",
+                minutes,
+            )
             % {"m": minutes, "n": count, "at": local_text(next_at, seconds=True)},
             next_at,
         )

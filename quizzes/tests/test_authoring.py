@@ -98,7 +98,7 @@ def test_preview_with_a_seed_is_what_the_student_with_that_seed_gets(
         key=lambda q: page.index(f'data-bank-id="{q.bank_id}"'),
     )
     assert [q.pk for q in shown] == attempt.question_ids
-    assert "共 10.50 分" in page  # 3 × 1.5 + 3 × 2
+    assert "共 10.5 分" in page  # 3 × 1.5 + 3 × 2
     assert quiz_draw(quiz, attempt.seed).question_ids == attempt.question_ids
 
 

@@ -74,7 +74,9 @@
   if (form) form.addEventListener("submit", function (evt) {
     var open = nav.querySelectorAll("a:not(.answered)").length;
     var text = form.dataset.submitQuestion;  // not data-confirm: site.js would ask a second time
-    if (open) text = form.dataset.unanswered.replace("%(n)s", open) + "\n" + text;
+    // Two forms, as the page's language writes them: "1 question is" / "3 questions are".
+    var left = open === 1 ? form.dataset.unansweredOne : form.dataset.unanswered.replace("%(n)s", open);
+    if (open) text = left + "\n" + text;
     if (!window.confirm(text)) evt.preventDefault();
   });
 })();
