@@ -73,6 +73,9 @@ SAID: dict[str, Promise] = {
     "sampled_output_form": _("输出 {key} 返回时形式不对"),
     "sampled_input_form": _("输入 {key} 返回时形式不对"),
     "sampled_differ": _("{output}：{numel} 个元素中有 {mismatches} 个不一致"),
+    "sum_differs": _(
+        "{output}：全部 {numel} 个元素的加权和偏差 {off}（允许 {allowed}）：抽查之外的元素有错"
+    ),
     "bench_output_form": _("基准测试的输出 {output} 返回时形式不对"),
     "timed_unreadable": _("计时调用的输出无法读回：{detail}"),
     "bench_unreadable": _("基准测试的输出无法作为普通张量读回：{detail}"),

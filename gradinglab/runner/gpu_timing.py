@@ -187,6 +187,14 @@ class BenchBuffers:
                     idx = sample_indices(flat.numel(), sub_seed(seed, i, part, key), count)
                     rows.append(flat[idx.to(flat.device)])
                 sample[part][key] = torch.stack(rows).cpu()
+        # Each call's every output element, weighted by signs the seed picks: a sum only the
+        # whole output gives, so sampling alone cannot answer it (measure._check_sums).
+        sample["sums"] = {
+            key: weighted_sums(
+                [self.slots[i]["outputs"][key] for i in range(self.calls)], sum_seed(seed, key)
+            )
+            for key in self.slots[0]["outputs"]
+        }
         torch.save(sample, path)
 
     def save_full(self, path: str) -> None:
@@ -232,6 +240,41 @@ def sample_indices(numel: int, seed: int, count: int) -> torch.Tensor:
         return torch.arange(numel)
     gen = torch.Generator(device="cpu").manual_seed(seed)
     return torch.randint(0, numel, (count,), generator=gen)
+
+
+# splitmix64's constants as signed int64: torch multiplies int64 modulo 2**64 on every device.
+_GOLDEN, _MIX1, _MIX2 = (
+    c - (1 << 64) for c in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+)
+
+
+def sign_weights(numel: int, seed: int, device: torch.device | str) -> torch.Tensor:
+    """A +1/-1 weight (float64) per element from (seed, index), the same on every device: the
+    parent and the sandbox compute it apart, and the sandbox learns the seed after the round."""
+    h = torch.arange(numel, dtype=torch.int64, device=device) * _GOLDEN + (seed & ((1 << 62) - 1))
+    h = (h ^ (h >> 30)) * _MIX1
+    h = (h ^ (h >> 27)) * _MIX2
+    h = h ^ (h >> 31)
+    return 1.0 - 2.0 * ((h >> 40) & 1).to(torch.float64)
+
+
+def sum_seed(seed: int, key: str) -> int:
+    """One sign vector per output and round: every call's sum needs that call's whole output."""
+    return sub_seed(seed, 0, "sum", key)
+
+
+def weighted_sums(tensors: list[torch.Tensor], seed: int) -> torch.Tensor:
+    """Each tensor's elements times their sign weights, summed in float64 on the tensors' device
+    (one shape, one sign vector); one float64 CPU tensor, after one synchronize."""
+    if not tensors:
+        return torch.zeros(0, dtype=torch.float64)
+    flat = [t.detach().reshape(-1) for t in tensors]
+    weights = sign_weights(flat[0].numel(), seed, flat[0].device)
+    return torch.stack([torch.dot(f.to(torch.float64), weights) for f in flat]).cpu()
+
+
+def weighted_sum(t: torch.Tensor, seed: int) -> float:
+    return float(weighted_sums([t], seed)[0])
 
 
 def median_ci95(samples: list[float]) -> tuple[float, float]:

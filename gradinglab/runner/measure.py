@@ -1,11 +1,17 @@
 """Trusted timing: the parent's clock around sealed rounds of calls (docs/result-schema.md, Timing).
 
 The time that grades is measured here, in the grader process, from the moment the parent sends a
-round's `go` until it has read that round's sampled outputs back from a regular file. The element
-indices sampled are drawn by the parent after the round ended, so the clock cannot stop before the
-outputs of every call in the round exist. The harness's own per-round cost (copying sets in,
-flushing, snapshot copies, the pipe) is measured the same way with a no-op entry, before the seal
-and again after each batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded inside the sandbox are reported and compared, never graded.
+round's `go` until it has read that round's sample back from a regular file. The sample holds, for
+every call, a few thousand elements of each output and input at indices, and one weighted sum of
+all of each output's elements with signs, all drawn from a seed the parent sends only after the
+round ended. A patched harness can skip the calls and compute what is asked for once it is asked,
+inside the clock: the sums make that the whole outputs, not the sampled elements (_check_sums).
+What the clock then holds is that every call's outputs were computed between `go` and the read;
+not that the submission's calls computed them (see docs/result-schema.md, "Timing", for what
+that leaves). The harness's own per-round cost (copying sets in, flushing, snapshot copies, the
+sums, the pipe) is measured the same way with a no-op entry, before the seal and again after each
+batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded inside
+the sandbox are reported and compared, never graded.
 """
 
 from __future__ import annotations
@@ -164,7 +170,66 @@ def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None
                     # a sample's index says nothing about the tensor: only the count
                     said = {"mismatches": cmp.mismatch_count, "numel": cmp.numel}
                     return Msg("timed_call", i=i) + Msg("sampled_differ", output=key, **said)
+    return _check_sums(bench, rnd)
+
+
+SUM_SIGMAS = 10  # a correct output fails the sum check with probability < 2 exp(-50), ~4e-22
+
+
+def _check_sums(bench: dict[str, Any], rnd: Round) -> str | None:
+    """Every timed call's whole output, through one weighted sum (gpu_timing.weighted_sum).
+
+    The sampled elements alone can be computed when asked for, after the round's calls did no
+    work (a patched harness: the clock runs, but a few thousand elements are cheap). The signs
+    are drawn from the seed the parent sends after the round, so the sum needs every element.
+    An output within tolerance everywhere (|error| <= t = atol + rtol |expected|) gives a sum
+    off by a sign-weighted sum of its errors: at most SUM_SIGMAS sqrt(sum t^2) but with that
+    probability (Hoeffding; the errors were fixed before the signs). Outputs whose expected
+    values are not all finite are left to the samples."""
+    sums = rnd.sample.get("sums")
+    if not isinstance(sums, dict):
+        return Msg("timed_snapshot_missing")
+    for key in bench["trusted"][0]["expected"]:
+        value = sums.get(key)
+        if (
+            type(value) is not torch.Tensor
+            or value.shape != (len(rnd.order),)
+            or value.dtype != torch.float64
+        ):
+            return Msg("sampled_output_form", key=repr(key))
+        expected = [bench["trusted"][k]["expected"][key] for k in rnd.order]
+        wants = gpu_timing.weighted_sums(expected, gpu_timing.sum_seed(rnd.seed, key))
+        for i, k in enumerate(rnd.order):
+            allowed = _sum_allowance(bench, k, key)
+            if allowed is None:
+                continue
+            off = abs(float(value[i]) - float(wants[i]))
+            if not off <= allowed:  # NaN fails too
+                said = {
+                    "numel": expected[i].numel(),
+                    "off": f"{off:.3g}",
+                    "allowed": f"{allowed:.3g}",
+                }
+                return Msg("timed_call", i=i) + Msg("sum_differs", output=key, **said)
     return None
+
+
+def _sum_allowance(bench: dict[str, Any], k: int, key: str) -> float | None:
+    """How far set k's weighted sum of output `key` may be off; None when not all finite."""
+    cache = bench.setdefault("sum_allowance", {})
+    if (k, key) not in cache:
+        trusted = bench["trusted"][k]
+        e = trusted["expected"][key].detach().reshape(-1).to(torch.float64)
+        atol, rtol = trusted["tol"]
+        if not bool(torch.isfinite(e).all()):
+            cache[(k, key)] = None
+        else:
+            tol = atol + rtol * e.abs()
+            spread = SUM_SIGMAS * float(tol.square().sum().sqrt())
+            # float64 sums of the same values in another order (the sandbox's device, ours)
+            rounding = 4 * e.numel() * 2.0**-52 * float(e.abs().sum() + tol.sum())
+            cache[(k, key)] = spread + rounding
+    return cache[(k, key)]
 
 
 def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) -> str | None:

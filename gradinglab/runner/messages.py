@@ -78,6 +78,10 @@ ENGLISH: dict[str, str] = {
     "sampled_output_form": "output {key} came back in the wrong form",
     "sampled_input_form": "input {key} came back in the wrong form",
     "sampled_differ": "{output}: {mismatches} of {numel} elements differ",
+    "sum_differs": (
+        "{output}: a weighted sum of all {numel} elements is off by {off} (allowed {allowed}): "
+        "elements other than the sampled ones are wrong"
+    ),
     "bench_output_form": "benchmark output {output} came back in the wrong form",
     "timed_unreadable": "timed outputs could not be read back: {detail}",
     "bench_unreadable": "benchmark outputs could not be read back as plain tensors: {detail}",

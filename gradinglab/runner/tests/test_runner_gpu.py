@@ -73,3 +73,18 @@ def test_out_of_bounds_cuda_write_is_runtime_error_or_caught() -> None:
     doc = grade(slug="vector-add", source=src, backend="cuda")
     validate(doc)
     assert doc["status"] in ("runtime_error", "wrong_answer"), doc["message"]
+
+
+@needs_gpu
+def test_sum_check_signs_are_the_same_on_the_gpu_and_the_cpu() -> None:
+    """The sandbox computes each call's weighted sum on the GPU; the parent may compute the
+    expected one on either device (measure._check_sums): the signs must be the same."""
+    from gradinglab.runner import gpu_timing
+
+    for seed in (1, 2026, 2**62 - 1):
+        cpu = gpu_timing.sign_weights(1 << 20, seed, "cpu")
+        assert torch.equal(gpu_timing.sign_weights(1 << 20, seed, "cuda").cpu(), cpu)
+    t = torch.randn(1 << 20)
+    assert gpu_timing.weighted_sum(t.cuda(), 5) == pytest.approx(
+        gpu_timing.weighted_sum(t, 5), rel=1e-9, abs=1e-6
+    )

@@ -104,6 +104,13 @@ class FakeHarness:
                             flat[gpu_timing.sample_indices(flat.numel(), seed, cmd["count"])]
                         )
                     sample[part][key] = torch.stack(rows)
+            sample["sums"] = {  # the correct outputs' weighted sums, as the harness sends them
+                key: gpu_timing.weighted_sums(
+                    [bench["trusted"][k]["expected"][key] for k in self.last_order[b]],
+                    gpu_timing.sum_seed(cmd["seed"], key),
+                )
+                for key in bench["trusted"][0]["expected"]
+            }
             torch.save(sample, self.sandbox.job_dir / cmd["file"])
             self.pending = {"event": "sampled", "bench": b, "round": cmd["round"]}
         elif cmd["cmd"] == "full":
