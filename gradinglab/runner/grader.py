@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from . import canary, cuda_build, measure, pool, scoring, timing_check
+from . import canary, cuda_build, gpu_timing, measure, pool, scoring, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .messages import Msg, from_wire
 from .problems import Problem, ProblemInvalid, load_problem
@@ -150,7 +150,9 @@ def _converse(
         "benchmarks": len(benches),
         "flush_bytes": int(timing_check.TIMING_CFG["flush_bytes"]),
     }
-    return Conversation(sandbox, job, limits.wall_seconds)
+    conv = Conversation(sandbox, job, limits.wall_seconds)
+    conv.mask_keys = [bench["mask_key"] for bench in benches]
+    return conv
 
 
 def _run(
@@ -305,19 +307,31 @@ def build_benches(
             t, j = make(k)
             trusted.append(t)
             sets.append(j)
+        key = secrets.randbits(63)
         benches.append(
             {
                 "name": bench.name,  # with "dtype": one entry per benchmark shape x dtype
                 "shape": bench.shape,
                 "dtype": dtype,
                 "trusted": trusted[:-1],
-                "sets": sets,
+                "sets": [*(_masked_set(s, key, k, dev) for k, s in enumerate(sets[:-1])), sets[-1]],
+                "mask_key": key,
                 "mib": (set_bytes * (n_sets + 1)) // (1024 * 1024) + 1,
                 "ref": ref,
                 "backend": backend,
             }
         )
     return benches
+
+
+def _masked_set(job_set: dict[str, Any], key: int, k: int, dev: torch.device) -> dict[str, Any]:
+    """A timed set as it is shipped: its inputs masked (gpu_timing.masked) with the keystream
+    of the sandbox's device; the trusted record keeps the plain inputs."""
+    inputs = {
+        name: gpu_timing.masked(t.to(dev), gpu_timing.mask_seed(key, k, name)).cpu()
+        for name, t in job_set["inputs"].items()
+    }
+    return {**job_set, "inputs": inputs}
 
 
 def encode_args(

@@ -129,7 +129,8 @@ def serve(job: dict[str, Any], state: dict[str, Any]) -> None:
             continue
         bench = state["benches"][int(cmd["bench"])] if "bench" in cmd else None
         if kind == "go":
-            calls = bench.run_round(cmd["order"], None if cmd.get("noop") else entry)
+            entry_now = None if cmd.get("noop") else entry
+            calls = bench.run_round(cmd["order"], entry_now, int(cmd["key"]))
             if "failure" in calls:
                 send("done", **calls["failure"])
                 return

@@ -6,9 +6,10 @@ every call, a few thousand elements of each output and input at indices, and one
 all of each output's elements with signs, all drawn from a seed the parent sends only after the
 round ended. A patched harness can skip the calls and compute what is asked for once it is asked,
 inside the clock: the sums make that the whole outputs, not the sampled elements (_check_sums).
-What the clock then holds is that every call's outputs were computed between `go` and the read;
-not that the submission's calls computed them (see docs/result-schema.md, "Timing", for what
-that leaves). The harness's own per-round cost (copying sets in, flushing, snapshot copies, the
+What the clock then holds is that every call's outputs were computed between `go` and the read
+(the timed sets' inputs exist in the sandbox only from the first timed `go`, which carries their
+key: gpu_timing.masked); not that the submission's calls computed them (docs/result-schema.md,
+"Timing", says what that leaves). The harness's own per-round cost (copying sets in, flushing, snapshot copies, the
 sums, the pipe) is measured the same way with a no-op entry, before the seal and again after each
 batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded inside
 the sandbox are reported and compared, never graded.
@@ -77,8 +78,12 @@ def _round(
     order = rng.sample(range(n_sets), n_sets)
     seed = rng.getrandbits(63)
     name = f"sample-{b}-{r}.pt"
+    # The sets' key only with a timed round's `go` (gpu_timing, "the timed sets travel masked");
+    # a no-op round unmasks with a key of no use, at the same cost.
+    keys = getattr(conv, "mask_keys", None)
+    key = keys[b] if keys and not noop else rng.getrandbits(63)
     started = clock()
-    go = {"cmd": "go", "bench": b, "round": r, "order": order, "noop": noop}
+    go = {"cmd": "go", "bench": b, "round": r, "order": order, "noop": noop, "key": key}
     if not conv.command(go):
         raise Stop()
     end = conv.expect("end", bench=b, round=r)

@@ -125,6 +125,9 @@ class Conversation:
         self.done: dict[str, Any] | None = None  # a validated `done` (the run ended there)
         self.cpu_path = job["device"] != "cuda"
         self.complete = False  # the parent has read everything it asked for
+        # Each benchmark's key to its masked sets (gpu_timing.masked): sent with the timed rounds'
+        # `go` only, never in the job (the sandbox has the job before the seal).
+        self.mask_keys: list[int] = []
 
     @property
     def stopped(self) -> bool:

@@ -88,3 +88,26 @@ def test_sum_check_signs_are_the_same_on_the_gpu_and_the_cpu() -> None:
     assert gpu_timing.weighted_sum(t.cuda(), 5) == pytest.approx(
         gpu_timing.weighted_sum(t, 5), rel=1e-9, abs=1e-6
     )
+
+
+@needs_gpu
+def test_the_mask_keystream_is_the_same_in_another_process() -> None:
+    """The parent masks the timed sets with the device's generator; the sandbox, another process,
+    unmasks with its own (gpu_timing.masked): both must draw the same stream."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from gradinglab.runner import gpu_timing
+
+    here = gpu_timing.keystream(1 << 20, 9, torch.int32, "cuda").cpu()
+    code = (
+        "import sys, torch; from gradinglab.runner import gpu_timing as G; "
+        "torch.save(G.keystream(1 << 20, 9, torch.int32, 'cuda').cpu(), sys.argv[1])"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/stream.pt"
+        subprocess.run([sys.executable, "-c", code, path], check=True)
+        assert torch.equal(torch.load(path), here)
+    x = torch.randn(1 << 20, device="cuda")
+    assert torch.equal(gpu_timing.masked(gpu_timing.masked(x, 3), 3), x)
