@@ -23,6 +23,7 @@ from gradebook import forms as gb_forms
 from gradebook.access import can_release, staff_write_check
 from gradebook.charts import histogram_svg
 from gradebook.models import Grade, GradeItem, RegradeRequest
+from pdcsite.params import query_id
 
 User = get_user_model()
 
@@ -35,10 +36,9 @@ def _csv(body: str, filename: str) -> HttpResponse:
 
 
 def _grid_filters(request: HttpRequest) -> dict:
-    item = request.GET.get("item", "")
     return {
         "category": request.GET.get("category", ""),
-        "item_id": int(item) if item.isdigit() else None,
+        "item_id": query_id(request.GET.get("item")),
         "section": request.GET.get("section", ""),
     }
 
@@ -118,8 +118,8 @@ _ACTION_FORMS: dict[str, type[forms.Form]] = {
 def _student_page(
     request: HttpRequest, student, bound: tuple[str, forms.Form] | None = None, status: int = 200
 ) -> HttpResponse:
-    focus_id = request.GET.get("item", "")
-    initial = {"item": int(focus_id)} if focus_id.isdigit() else {}
+    focus_id = query_id(request.GET.get("item"))
+    initial = {"item": focus_id} if focus_id is not None else {}
     action_forms = {name: cls(prefix=name, initial=initial) for name, cls in _ACTION_FORMS.items()}
     if bound is not None:
         action_forms[bound[0]] = bound[1]

@@ -27,6 +27,7 @@ from gradinglab.services import results, submissions
 from gradinglab.templatetags.lab_tags import backend_label
 from lectures.rendering import highlight_code
 from lectures.selectors import section_links
+from pdcsite.params import query_id
 
 LANG_OF_BACKEND = {"triton": "python", "cuda": "cuda"}
 
@@ -62,9 +63,9 @@ def _assignment_or_404(request: HttpRequest, siblings: list[Assignment]) -> Assi
     raw = (request.POST if request.method == "POST" else request.GET).get("assignment", "")
     if not raw:
         return siblings[0] if siblings else None
-    if not (raw.isascii() and raw.isdigit()):
+    if (pk := query_id(raw)) is None:
         raise Http404("assignment must be a number")
-    found = next((a for a in siblings if a.pk == int(raw)), None)
+    found = next((a for a in siblings if a.pk == pk), None)
     if found is None:
         raise Http404("no such assignment of this problem")
     return found
@@ -328,9 +329,9 @@ def _picked_submission(request: HttpRequest, name: str) -> Submission | None:
     raw = request.GET.get(name, "").strip()
     if not raw:
         return None
-    if not (raw.isascii() and raw.isdigit()):
+    if (pk := query_id(raw)) is None:
         raise Http404("submission id must be a number")
-    return _submission_or_404(request, int(raw))
+    return _submission_or_404(request, pk)
 
 
 def _diff_back_url(request: HttpRequest, picked: Submission | None) -> str:
@@ -342,7 +343,7 @@ def _diff_back_url(request: HttpRequest, picked: Submission | None) -> str:
     if not slug:
         return reverse("gradinglab:index")
     url = reverse("gradinglab:problem", args=[_problem_or_404(request, slug).slug])
-    if assignment.isascii() and assignment.isdigit():
+    if query_id(assignment) is not None:
         url += "?" + urlencode({"assignment": assignment})
     return url
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.db import models
 
+from pdcsite.params import query_id
+
 
 def column_decimal(model: type[models.Model], name: str, **options) -> forms.DecimalField:
     """A form field for a decimal column with the column's digits: a value the database cannot
@@ -13,3 +15,19 @@ def column_decimal(model: type[models.Model], name: str, **options) -> forms.Dec
     return forms.DecimalField(
         max_digits=column.max_digits, decimal_places=column.decimal_places, **options
     )
+
+
+class RowsField(forms.ModelMultipleChoiceField):
+    """Rows picked by id (ticked checkboxes). An id that is not one a key column can hold ("²",
+    10**20) is the field's "not a valid value" error before any query: SQLite raises
+    OverflowError for a number past 64 bits, which ModelMultipleChoiceField does not catch."""
+
+    def clean(self, value):
+        for raw in value or []:
+            if query_id(str(raw)) is None:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": raw},
+                )
+        return super().clean(value)

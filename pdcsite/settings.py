@@ -91,6 +91,8 @@ MIDDLEWARE = [
     "pdcsite.security.BodyLimitMiddleware",
     # A NUL in the query string: 400 before a view hands it to PostgreSQL (which refuses it).
     "pdcsite.security.QueryNulMiddleware",
+    # Ids and dates in the admin's actions and filters that Django would answer with a 500.
+    "pdcsite.security.AdminInputMiddleware",
     # Outside every middleware that shapes a lecture page's response, so it keeps the final
     # headers; only the three guards above sit further out (they refuse a request or add the
     # request id, which a kept page must not carry).

@@ -9,7 +9,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm, mark_field_languages
-from pdcsite.formfields import column_decimal
+from pdcsite.formfields import RowsField, column_decimal
+from pdcsite.params import MAX_ID
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
 from quizzes.models import LECTURE_MAX, LECTURE_MIN, Question, Quiz, QuizQuestion, QuizRule
@@ -64,14 +65,16 @@ POINTS_MIN = Decimal("0.01")  # points, not a fraction: the smallest a question 
 
 
 class PickForm(forms.Form):
-    questions = forms.ModelMultipleChoiceField(queryset=Question.objects.all())
+    questions = RowsField(
+        queryset=Question.objects.all(), error_messages={"required": _("请至少选择一道题。")}
+    )
     points = column_decimal(
         QuizQuestion, "points", label=_("每题分值"), required=False, min_value=POINTS_MIN
     )
 
 
 class PointsForm(forms.Form):
-    question = forms.IntegerField(label=_("题目"))
+    question = forms.IntegerField(label=_("题目"), min_value=1, max_value=MAX_ID)
     points = column_decimal(
         QuizQuestion, "points", label=_("分值"), required=False, min_value=POINTS_MIN
     )

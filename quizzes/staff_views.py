@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -13,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from pdcsite.params import query_id
 from quizzes import authoring, selectors
 from quizzes import forms as qforms
 from quizzes.access import author_required, can_publish
@@ -31,7 +33,20 @@ def _seed(request: HttpRequest) -> int:
 @author_required
 @require_GET
 def bank(request: HttpRequest) -> HttpResponse:
-    form = qforms.BankFilterForm(request.GET or None)
+    target = Quiz.objects.filter(slug=request.GET.get("quiz", "")).first()
+    return _bank_page(request, request.GET or None, target)
+
+
+def _bank_page(
+    request: HttpRequest,
+    filter_data: Any,
+    target: Quiz | None,
+    pick_form: qforms.PickForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The bank under `filter_data`'s filters; when picking for `target`, a refused pick form
+    comes back with its ticks and points kept (the list the staff member was working on)."""
+    form = qforms.BankFilterForm(filter_data)
     filters = form.cleaned_data if form.is_valid() else {}
     questions = selectors.bank_questions(
         lecture=filters.get("lecture"),
@@ -40,15 +55,22 @@ def bank(request: HttpRequest) -> HttpResponse:
         tag=filters.get("tag") or "",
     )
     seed = filters.get("seed") or DEFAULT_SEED
-    target = Quiz.objects.filter(slug=request.GET.get("quiz", "")).first()
     context = {
         "form": form,
         "views": selectors.questions_sample(questions, seed),
         "target": target,
         "lectures": selectors.bank_lectures(),
         "staff_lectures": sorted(selectors.staff_questions_by_lecture()),
+        "pick_form": pick_form,
+        "picked": _picked_ids(pick_form),
     }
-    return render(request, "quizzes/staff/bank.html", context)
+    return render(request, "quizzes/staff/bank.html", context, status=status)
+
+
+def _picked_ids(pick_form: qforms.PickForm | None) -> set[int]:
+    if pick_form is None:
+        return set()
+    return {pk for pk in map(query_id, pick_form.data.getlist("questions")) if pk is not None}
 
 
 @author_required
@@ -164,9 +186,9 @@ def quiz_settings(request: HttpRequest, quiz: Quiz) -> HttpResponse:
 def quiz_pick(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     form = qforms.PickForm(request.POST)
     if not form.is_valid():
-        none_picked = "questions" in form.errors
-        messages.error(request, _("请至少选择一道题。") if none_picked else _first_error(form))
-        return redirect(f"{_url('quizzes:staff_bank')}?quiz={quiz.slug}")
+        # The bank again, as it was filtered (the pick form carries the filters), ticks and
+        # points kept: a redirect lost every tick of a long list over one bad number.
+        return _bank_page(request, request.POST, quiz, pick_form=form, status=400)
     added = authoring.pool_add(
         quiz=quiz,
         question_ids=[q.pk for q in form.cleaned_data["questions"]],

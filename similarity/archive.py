@@ -65,7 +65,8 @@ def parse(raw: bytes) -> tuple[str, list[Entry]]:
         raise ArchiveError(_("归档文件超过 %(mib)d MiB。") % {"mib": MAX_BYTES // (1024 * 1024)})
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # RecursionError: arrays nested thousands deep (10 KB of "[") exhaust the parser's stack
         raise ArchiveError(_("归档文件不是 UTF-8 编码的 JSON。")) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArchiveError(_("这不是 PDC Lab 的相似度指纹归档（format 字段不对）。"))

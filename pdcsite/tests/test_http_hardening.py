@@ -168,3 +168,13 @@ def test_production_redirects_to_https_except_the_worker_api() -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.stdout.split() == ["401", "401", "301"], result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["options", "post", "put", "delete"])
+def test_api_docs_page_answers_other_methods_with_405(client, method) -> None:
+    """OPTIONS made DRF render its metadata with the page's HTML renderer, which has no template
+    for it (a 500, found by a fuzz)."""
+    response = getattr(client, method)("/api/docs/")
+    assert response.status_code == 405
+    assert client.get("/api/docs/").status_code == 200

@@ -244,11 +244,12 @@ def test_points_the_column_cannot_hold_are_refused_and_said(
     ruled = client_instructor.post(f"{url}rules/", {"count": "1", "points": points})
     picked = client_instructor.post(f"{url}pick/", {"questions": [bank[1].pk], "points": points})
     pointed = client_instructor.post(f"{url}points/", {"question": bank[0].pk, "points": points})
-    assert (ruled.status_code, picked.status_code, pointed.status_code) == (400, 302, 302)
+    assert (ruled.status_code, picked.status_code, pointed.status_code) == (400, 400, 302)
     assert list(quiz.pool.values_list("question_id", "points")) == [(bank[0].pk, None)]
     assert not quiz.rules.exists()
+    assert 'class="errorlist"' in picked.content.decode()  # the bank again, the error at the field
     page = client_instructor.get(url).content.decode()
-    assert page.count('class="msg-error"') == 2 and "分值：" in page  # pick, points
+    assert page.count('class="msg-error"') == 1 and "分值：" in page  # points
 
 
 def test_each_rows_buttons_name_the_question_or_rule_they_act_on(client_ta, bank) -> None:
@@ -264,3 +265,36 @@ def test_each_rows_buttons_name_the_question_or_rule_they_act_on(client_ta, bank
     assert len(described) == 3 * 2 + 1  # Save and Remove per question, Delete per rule
     assert set(described) == set(targets)
     assert {targets[f"pool-{q.pk}"] for q in bank[:3]} == {q.bank_id for q in bank[:3]}
+
+
+def test_a_refused_pick_keeps_the_filters_the_ticks_and_the_points(client_instructor, bank) -> None:
+    """A bad points value used to redirect to the unfiltered bank: every tick of a long list and
+    the typed points were gone. The bank comes back as it was filtered, ticks and points kept."""
+    quiz = _draft(client_instructor)
+    lecture = bank[0].lecture
+    listed = client_instructor.get(f"/quizzes/staff/bank/?quiz={quiz.slug}&lecture={lecture}")
+    assert f'name="lecture" value="{lecture}"' in listed.content.decode()  # carried by the pick
+    ticked = [q.pk for q in bank[:2] if q.lecture == lecture] or [bank[0].pk]
+    refused = client_instructor.post(
+        f"{STAFF}{quiz.slug}/pick/", {"questions": ticked, "points": "100000", "lecture": lecture}
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    for pk in ticked:
+        assert f'value="{pk}" form="pick-form" checked' in page
+    assert 'value="100000" aria-invalid="true"' in page and 'class="errorlist"' in page
+    assert f'<input type="number" name="lecture" value="{lecture}"' in page  # the filter form
+    assert not quiz.pool.exists()
+
+
+@pytest.mark.parametrize("junk", ["99999999999999999999", "²", "abc"])
+def test_junk_question_ids_are_form_errors(client_instructor, bank, junk: str) -> None:
+    """10**20 made SQLite raise OverflowError in the pool's delete (a 500 on `make run`)."""
+    quiz = _draft(client_instructor)
+    removed = client_instructor.post(
+        f"{STAFF}{quiz.slug}/points/", {"question": junk, "points": "", "remove": "1"}
+    )
+    assert removed.status_code == 302
+    assert "题目：" in client_instructor.get(f"{STAFF}{quiz.slug}/").content.decode()
+    picked = client_instructor.post(f"{STAFF}{quiz.slug}/pick/", {"questions": [junk]})
+    assert picked.status_code == 400 and 'class="errorlist"' in picked.content.decode()

@@ -75,6 +75,7 @@ def _doc(**change):
     ("raw", "message"),
     [
         (b"\xff\xfe not json", "JSON"),
+        (b"[" * 5000 + b"]" * 5000, "JSON"),  # nested past the parser's recursion limit
         (b"[1, 2]", "format"),
         (_doc(version=7), "7"),
         (_doc(algorithm="copydetect"), "copydetect"),
