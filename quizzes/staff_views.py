@@ -131,6 +131,7 @@ def _edit_page(request: HttpRequest, quiz: Quiz, status: int = 200, **forms) -> 
         "rules": quiz.rules.all(),
         "can_publish": can_publish(request.user),
         "lectures": selectors.bank_lectures(),
+        "points_error": forms.get("points_error"),
     }
     return render(request, "quizzes/staff/quiz_edit.html", context, status=status)
 
@@ -210,9 +211,19 @@ def quiz_points(request: HttpRequest, quiz: Quiz) -> HttpResponse:
                 quiz=quiz, question_id=data["question"], points=data.get("points")
             )
         messages.success(request, _("已保存。"))
-    else:
+        return _to_editor(quiz)
+    row = query_id(request.POST.get("question"))
+    if row is None or "question" in form.errors:
         messages.error(request, _first_error(form))
-    return _to_editor(quiz)
+        return _to_editor(quiz)
+    # The editor again with the typed value in its row and the error under it (a redirect
+    # showed the stored value, and the number typed was gone).
+    said = {
+        "question": row,
+        "typed": request.POST.get("points", ""),
+        "errors": form.errors["points"],
+    }
+    return _edit_page(request, quiz, 400, points_error=said)
 
 
 @quiz_action
