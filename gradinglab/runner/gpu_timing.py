@@ -244,8 +244,14 @@ def masked(t: torch.Tensor, seed: int) -> torch.Tensor:
 
 
 def unmask_into(dest: torch.Tensor, src: torch.Tensor, seed: int) -> None:
-    """dest = the unmasked src, written into dest's own memory (the harness's buffer)."""
-    dest.copy_(masked(src, seed))
+    """dest = the unmasked src, XOR written straight into dest's own memory (the harness's
+    buffer, contiguous: a clone): one keystream-sized temporary, not two."""
+    if src.dtype == torch.bool:
+        dest.copy_(src)
+        return
+    ints = src.contiguous().view(_INT_OF_WIDTH[src.element_size()])
+    stream = keystream(ints.numel(), seed, ints.dtype, ints.device).view(ints.shape)
+    torch.bitwise_xor(ints, stream, out=dest.view(ints.dtype))
 
 
 def flush_words(device: torch.device, min_bytes: int) -> int:

@@ -151,3 +151,21 @@ def test_time_below_the_physical_floor_is_rejected_and_flagged() -> None:
     assert any("physical floor" in f for f in doc2["flags"])
     # judge() fills one benchmark's raw figures; measure.combine() builds the document's timing,
     # validated in test_runner_timing.py.
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.uint8]
+)
+def test_a_masked_set_unmasks_into_the_buffer_bit_for_bit(dtype) -> None:
+    """gpu_timing.masked / unmask_into: XOR with the keystream of one seed, into the buffer's own
+    memory; any other seed gives other bits (NaN payloads included: floats go through ints)."""
+    from gradinglab.runner import gpu_timing
+
+    plain = (torch.randn(4, 257) * 100).to(dtype)
+    shipped = gpu_timing.masked(plain, 11)
+    assert not torch.equal(shipped.view(torch.uint8), plain.view(torch.uint8))
+    buffer = torch.empty_like(plain)
+    gpu_timing.unmask_into(buffer, shipped, 11)
+    assert torch.equal(buffer.view(torch.uint8), plain.view(torch.uint8))
+    gpu_timing.unmask_into(buffer, shipped, 12)
+    assert not torch.equal(buffer.view(torch.uint8), plain.view(torch.uint8))
