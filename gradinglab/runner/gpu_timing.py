@@ -5,12 +5,15 @@ seal and the round loop the trusted parent drives. None of it decides a time: th
 does (measure.py); the device events recorded here are a hint, reported and compared, never graded.
 
 Trusted side (`timed_runs` for the PyTorch baseline, `median_ci95`, `summarize`): plain functions.
+Both sides: the keystream that masks the timed sets (`masked`) and the sign-weighted sums of
+outputs (`weighted_sums`), which must come out the same in the parent and in the sandbox.
 
-Round method (see docs/result-schema.md, "Timing"): per call, copy a fresh benchmark set into the
-argument buffers and the sentinel into the outputs, zero a flush buffer (>= 2x L2), call, then a
-device-wide synchronize (work on any stream is finished before the snapshot), and copy inputs and
-outputs into that call's snapshot slot. No synchronize between the flush and the call: the
-student's launch overhead overlaps the flush on the device (triton.testing.do_bench's way).
+Round method (see docs/result-schema.md, "Timing"): per call, unmask a benchmark set into the
+argument buffers (the key came with the round's `go`) and copy the sentinel into the outputs, zero
+a flush buffer (>= 2x L2), call, then a device-wide synchronize (work on any stream is finished
+before the snapshot), and copy inputs and outputs into that call's snapshot slot. No synchronize
+between the flush and the call: the student's launch overhead overlaps the flush on the device
+(triton.testing.do_bench's way).
 """
 
 from __future__ import annotations
