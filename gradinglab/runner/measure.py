@@ -9,10 +9,10 @@ inside the clock: the sums make that the whole outputs, not the sampled elements
 What the clock then holds is that every call's outputs were computed between `go` and the read
 (the timed sets' inputs exist in the sandbox only from the first timed `go`, which carries their
 key: gpu_timing.masked); not that the submission's calls computed them (docs/result-schema.md,
-"Timing", says what that leaves). The harness's own per-round cost (copying sets in, flushing, snapshot copies, the
-sums, the pipe) is measured the same way with a no-op entry, before the seal and again after each
-batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded inside
-the sandbox are reported and compared, never graded.
+"Timing", says what that leaves). The harness's own per-round cost (unmasking sets in, flushing,
+snapshot copies, the sums, the pipe) is measured the same way with a no-op entry, before the seal
+and again after each batch of timed rounds, and the fastest no-op round is subtracted. Device
+events recorded inside the sandbox are reported and compared, never graded.
 """
 
 from __future__ import annotations
