@@ -123,12 +123,10 @@ def _student_page(
     action_forms = {name: cls(prefix=name, initial=initial) for name, cls in _ACTION_FORMS.items()}
     if bound is not None:
         action_forms[bound[0]] = bound[1]
-        focus_id = str(bound[1].data.get(f"{bound[0]}-item", ""))
+        focus_id = query_id(str(bound[1].data.get(f"{bound[0]}-item", "")))
     context = selectors.student_detail(student) | {"forms": action_forms}
     # The override form shows the current score of the item it is about (and what counted).
-    context["focus"] = next(
-        (row for row in context["rows"] if str(row["item"].pk) == focus_id), None
-    )
+    context["focus"] = next((row for row in context["rows"] if row["item"].pk == focus_id), None)
     return render(request, "gradebook/staff/student.html", context, status=status)
 
 

@@ -66,7 +66,7 @@ def test_cli_submission_page_problem_page_and_gradebook_show_the_same_points(
     assert '<strong id="score">7.50</strong> / 7.50' in page
     rule = client.get("/lab/problems/vector-add/").content.decode()
     rule = rule.split('id="scoring-rule">')[1].split("</p>")[0]
-    assert "本实验共 7.50 分：正确性 7.50 分" in rule and "60" not in rule
+    assert "本实验共 7.5 分：正确性 7.5 分" in rule and "60" not in rule  # points_text, as 我的成绩
     grade_row = Grade.objects.get(student=student_a, item__key=assignment.grade_item_key)
     assert grade_row.points == Decimal("7.50")
     mine = client.get("/grades/api/mine").json()

@@ -28,3 +28,4 @@ def test_a_real_item_still_focuses_the_student_page(client_ta, student_a, make_i
     item = make_item("exam:mid", max_points=10)
     page = client_ta.get(f"/grades/staff/students/{student_a.pk}/?item={item.pk}").content.decode()
     assert f'<option value="{item.pk}" selected>' in page
+    assert 'id="override-current"' in page  # and the form shows that item's current score
