@@ -222,7 +222,7 @@ def roster_invite(user: AbstractBaseUser) -> bool:
     context = {
         "user": user,
         "url": password_set_url(user),
-        "course": settings.PDC_COURSE_NAME,
+        "course": _(settings.PDC_COURSE_NAME),  # as the site's footer names it
         "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
     }
     subject = render_to_string("accounts/email/invite_subject.txt", context).strip()

@@ -406,7 +406,7 @@ class WorkerNodeForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [(kind, kind) for kind in workers.worker_kinds()]
+        self.fields["kind"].choices = [(k, worker_kind_label(k)) for k in workers.worker_kinds()]
 
     def clean(self) -> dict:
         data = super().clean()

@@ -7,12 +7,12 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -205,16 +205,27 @@ def submission_create(request: Request) -> Response:
 @extend_schema(responses={200: SubmissionOut, **refusals(401, 403, 404)})
 @_endpoint("GET", STUDENT_AUTH, IsAuthenticated)
 def submission_detail(request: Request, pk: int) -> Response:
-    sub = get_object_or_404(
-        Submission.objects.visible_to(request.user).select_related("assignment__problem"), pk=pk
+    return Response(submission_json(_visible_submission(request, pk)))
+
+
+def _visible_submission(request: Request, pk: int) -> Submission:
+    """One of the caller's submissions (or one staff may see), else a 404 in the caller's
+    language (Django's own says "No Submission matches the given query." in English)."""
+    found = (
+        Submission.objects.visible_to(request.user)
+        .select_related("assignment__problem")
+        .filter(pk=pk)
+        .first()
     )
-    return Response(submission_json(sub))
+    if found is None:
+        raise NotFound(_("没有这个提交，或者你无权查看。"))
+    return found
 
 
 @extend_schema(responses={200: SourceOut, **refusals(401, 403, 404)})
 @_endpoint("GET", STUDENT_AUTH, IsAuthenticated)
 def submission_source(request: Request, pk: int) -> Response:
-    sub = get_object_or_404(Submission.objects.visible_to(request.user), pk=pk)
+    sub = _visible_submission(request, pk)
     return Response(
         {"id": sub.pk, "backend": sub.backend, "sha256": sub.sha256, "source": sub.source}
     )

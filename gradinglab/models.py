@@ -25,6 +25,7 @@ from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import page_lang
 from gradebook.models import GradeItem
+from gradinglab.worker import queues
 from gradinglab.worker.queues import queue_for
 
 
@@ -115,7 +116,19 @@ def gpu_kind_choices() -> list[tuple[str, str]]:
 
 
 def gpu_kind_label(kind: str) -> str:
-    return _("GPU（%(kind)s）") % {"kind": kind}
+    """ "GPU H100": the product's own name, the same in every language (the queue's kind is lower
+    case, "h100"), and no brackets, as it often stands inside some."""
+    return f"GPU {kind.upper()}"
+
+
+def queue_label(name: str) -> str:
+    """How the status page names a queue: its work, and for grading its hardware."""
+    if name == queues.DEFAULT_QUEUE:
+        return _("后台任务")
+    if name == queues.CPU_QUEUE:
+        return _("评测：%(hw)s") % {"hw": "CPU"}
+    gpu = name.removeprefix("grade-gpu-")
+    return _("评测：%(hw)s") % {"hw": gpu_kind_label(gpu)} if gpu != name else name
 
 
 def worker_kind_label(kind: str) -> str:
@@ -483,7 +496,7 @@ class WorkerNode(models.Model):
         verbose_name_plural = pgettext_lazy("model name, plural", "评测机")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.kind})"
+        return f"{self.name} ({worker_kind_label(self.kind)})"
 
 
 class RegradeRun(models.Model):

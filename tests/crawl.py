@@ -63,7 +63,7 @@ SHARED_WORDS = {
     for w in (
         "PDC Lab PyTorch Triton CUDA GPU CPU API JSON CSV KiB MiB GB TFLOP FLOP ms sha256 NVIDIA HBM3"
         " Markdown SM L2 ptxas nvcc Python Django admin PDC AI dtype float32 float16 bfloat16 int32"
-        " roofline TA H100 H200 A100 L40S RTX4090 RTX5090 OK ID Email URL sha GFLOPS Esc Tab"
+        " roofline TA H100 H200 A100 L40S RTX RTX4090 RTX5090 OK ID Email URL sha GFLOPS Esc Tab"
     ).split()
 }
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")

@@ -185,3 +185,21 @@ def test_the_api_keeps_its_json_405(client_a) -> None:
     assert response.status_code == 405 and response.json()["detail"]
     response = client_a.get("/api/v1/submissions", HTTP_ACCEPT="text/html")
     assert response["Content-Type"].startswith("application/json"), response.status_code
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_a_stale_form_gets_the_sites_page_in_the_visitors_language(student_a, lang) -> None:
+    """A form posted with a missing or stale CSRF token (a page left open across a new login)
+    got Django's bare page: "403 Forbidden", half-translated Chinese, "set DEBUG=True"."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(student_a)
+    client.cookies["django_language"] = lang
+    response = client.post("/accounts/profile/pseudonym/", {"pseudonym": "x"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "DEBUG" not in html and 'class="error-page"' in html
+    assert "student_a" in html  # drawn with the request: the header knows who is signed in
+    said = "表单已过期" if lang == "zh-hans" else "This form has expired"
+    assert said in html

@@ -6,15 +6,21 @@ import math
 
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from gradinglab import result_text
-from gradinglab.models import Backend, Submission, worker_kind_label
+from gradinglab.models import Backend, Submission, queue_label, worker_kind_label
 from pdcsite.moments import local_text
 
 register = template.Library()
 
 _STATUS = dict(Submission.Status.choices)
-_PHASE = {"compiling": _("编译"), "testing": _("测试"), "timing": _("计时")}
+# 测试 alone is also the public tests' column ("Test"): the phase has its own context.
+_PHASE = {
+    "compiling": _("编译"),
+    "testing": pgettext_lazy("grading phase", "测试"),
+    "timing": _("计时"),
+}
 _BACKEND = dict(Backend.choices)
 
 
@@ -38,6 +44,11 @@ def worker_kind(kind: str) -> str:
     return worker_kind_label(kind)
 
 
+@register.filter(name="queue_label")
+def queue_label_filter(name: str) -> str:
+    return queue_label(name)
+
+
 @register.filter
 def backends_label(codes: list[str]) -> str:
     return ", ".join(_BACKEND.get(c, c) for c in codes)
@@ -52,9 +63,7 @@ def lab_title(assignment) -> str:
 @register.filter
 def assignment_label(assignment) -> str:
     """Title, grading hardware and due date: tells apart the assignments of one problem."""
-    hardware = (
-        _("GPU %(kind)s") % {"kind": assignment.gpu_kind} if assignment.gpu_kind else _("CPU 评测")
-    )
+    hardware = worker_kind_label(assignment.gpu_kind) if assignment.gpu_kind else _("CPU 评测")
     names = {"title": lab_title(assignment), "hardware": hardware}
     if assignment.due_at is None:
         return _("%(title)s（%(hardware)s）") % names

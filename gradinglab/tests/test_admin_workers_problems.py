@@ -133,4 +133,4 @@ def test_the_worker_list_names_each_kind(root) -> None:
     cells = re.findall(
         r'<td class="field-kind_shown">([^<]*)</td>', root.get(WORKERS).content.decode()
     )
-    assert sorted(cells) == ["CPU", "GPU (h100)"], cells
+    assert sorted(cells) == ["CPU", "GPU H100"], cells

@@ -56,3 +56,21 @@ def test_a_validation_error_is_said_in_the_accept_language(client_a) -> None:
 def test_a_web_page_still_ignores_accept_language(client_a) -> None:
     page = client_a.get("/lab/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<html lang="zh-CN">' in page
+
+
+@pytest.mark.parametrize("path", ["/api/v1/submissions/{pk}", "/api/v1/submissions/{pk}/source"])
+def test_someone_elses_submission_is_a_404_in_the_request_language(
+    client_a, client_b, assignment, django_capture_on_commit_callbacks, path
+) -> None:
+    """Django's own message was English and named the model ("No Submission matches the given
+    query.") in both languages; another student's submission and a missing one read alike."""
+    with django_capture_on_commit_callbacks(execute=True):
+        pk = labkit.submit(client_a).json()["id"]
+    labkit.purge()
+    for wanted in (pk, pk + 1000):
+        chinese = client_b.get(path.format(pk=wanted), HTTP_ACCEPT_LANGUAGE="zh-hans")
+        assert chinese.status_code == 404
+        assert chinese.json()["detail"] == "没有这个提交，或者你无权查看。"
+        english = client_b.get(path.format(pk=wanted), HTTP_ACCEPT_LANGUAGE="en")
+        assert english.json()["detail"] == "No such submission, or it is not yours to see."
+    assert client_a.get(path.format(pk=pk)).status_code == 200

@@ -36,7 +36,7 @@ def test_each_assignment_has_its_own_page_and_the_form_names_it(client_a, cpu_an
     page = client_a.get(gpu.get_absolute_url())
     html = page.content.decode()
     assert page.status_code == 200 and _hidden_assignment(html) == str(gpu.pk)
-    assert "GPU h100" in html.split('id="submit-form"')[0]  # the meta line is the GPU one's
+    assert "GPU H100" in html.split('id="submit-form"')[0]  # the meta line is the GPU one's
     switch = html.split('id="assignment-switch"')[1].split("</nav>")[0]
     assert f'href="{cpu.get_absolute_url()}"' in switch
     assert f'href="{gpu.get_absolute_url()}" aria-current="page"' in switch

@@ -52,7 +52,7 @@ def test_index_lists_assignment_with_due_late_policy_backends_and_hardware(clien
     labkit.make_assignment(published=False, title="draft")
     html = client_a.get("/lab/").content.decode()
     assert "向量加法" in html and "draft" not in html
-    assert "按天扣分" in html and "Triton, CUDA" in html and "GPU h100" in html
+    assert "按天扣分" in html and "Triton, CUDA" in html and "GPU H100" in html
     assert "（每天 12.5%，最多 100%）" in html  # percentages as the gradebook writes them
     assert "评测机状态" in html
 
@@ -149,7 +149,7 @@ def test_worker_panel_shows_online_and_offline(client_a, worker_token) -> None:
     WorkerNode.objects.create(name="old-gpu", kind="h100", token_hash="x" * 64)
     html = client_a.get("/lab/workers/", HTTP_HX_REQUEST="true").content.decode()
     assert "<code>cpu-test</code> · CPU · 在线" in html
-    assert "<code>old-gpu</code> · GPU（h100） · 离线" in html
+    assert "<code>old-gpu</code> · GPU H100 · 离线" in html
     assert "<html" not in html  # the polled fragment
     page = client_a.get("/lab/workers/").content.decode()
     assert "<html" in page and "site.css" in page and "old-gpu" in page  # opened directly
@@ -171,12 +171,12 @@ def test_every_page_names_a_workers_kind_the_same_way(
     status = client_instructor.get("/status/").content.decode()
     desk = client_ta.get("/staff/").content.decode()
     for page in (panel, status, desk):
-        assert "GPU（h100）" in page and ">h100<" not in page and "(h100)" not in page
+        assert "GPU H100" in page and ">h100<" not in page and "(h100)" not in page
     # A card per worker on a phone (stack-on-phone): each cell says its column's name.
     assert '<td data-label="类型">CPU</td>' in status and ">cpu</td>" not in status
     assert f'<time class="when" datetime="{localtime(beat).isoformat()}' in status
     client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    assert "old-gpu</code> · GPU (h100) · Offline" in client_a.get("/lab/workers/").content.decode()
+    assert "old-gpu</code> · GPU H100 · Offline" in client_a.get("/lab/workers/").content.decode()
 
 
 def test_lab_index_in_english(client_a) -> None:
@@ -206,3 +206,63 @@ def test_submission_page_shows_compile_log_ptxas_and_timing(
     html = client_a.get(f"/lab/submissions/{pk}/").content.decode()
     assert "ptxas info    : Used 16 registers" in html and "vector_add_kernel" in html
     assert "70.0%" in html and "NVIDIA H100" in html and "100.00" in html
+
+
+def test_the_testing_phase_reads_testing_not_the_column_test() -> None:
+    """测试 alone is the public tests' column ("Test"); the grading phase had no English entry
+    of its own and showed 测试 on English submission pages."""
+    from django.utils import translation
+
+    from gradinglab.templatetags.lab_tags import phase_label
+
+    with translation.override("en"):
+        assert [phase_label(p) for p in ("compiling", "testing", "timing")] == [
+            "Compiling",
+            "Testing",
+            "Timing",
+        ]
+    with translation.override("zh-hans"):
+        assert phase_label("testing") == "测试"
+
+
+def test_a_queued_gpu_submission_names_its_hardware(client_a, django_capture_on_commit_callbacks):
+    """The queued line wrote the queue's kind ("(GPU h100)", ASCII brackets in Chinese too)."""
+    labkit.make_assignment(gpu_kind="h100")
+    labkit.purge("grade-gpu-h100")
+    with django_capture_on_commit_callbacks(execute=True):
+        sub = labkit.submit(client_a).json()["id"]
+    page = client_a.get(f"/lab/submissions/{sub}/").content.decode()
+    assert "（GPU H100）" in page and "h100" not in page.split('data-phase="queued"')[1][:200]
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_a.get(f"/lab/submissions/{sub}/").content.decode()
+    assert " (GPU H100)" in page
+    labkit.purge("grade-gpu-h100")
+
+
+def test_the_admin_worker_form_names_each_kind(client, django_user_model) -> None:
+    root = django_user_model.objects.create_superuser("root", "r@example.edu", "pw-12345678")
+    client.force_login(root)
+    page = client.get("/admin/gradinglab/workernode/add/").content.decode()
+    assert '<option value="h100">GPU H100</option>' in page
+    assert '<option value="cpu">CPU</option>' in page
+
+
+def test_the_lab_list_writes_the_best_score_as_the_gradebook_does(client_a, student_a):
+    """It read "10 / 10.00" where 我的成绩 and the regrade page read "10 / 10"."""
+    from gradinglab.tests.test_override_scope import _graded
+
+    _graded(labkit.make_assignment(), student_a, ("10.00", "5.00"))
+    page = client_a.get("/lab/").content.decode()
+    best = page.split('data-label="最好成绩">')[1].split("</td>")[0]
+    assert best == "10 / 10", best
+
+
+def test_the_status_page_names_each_queue_by_its_work(client_instructor) -> None:
+    """The queue column showed only the broker's names (default, grade-cpu, grade-gpu-h100)."""
+    page = client_instructor.get("/status/").content.decode()
+    assert '后台任务 <code translate="no">default</code>' in page
+    assert '评测：CPU <code translate="no">grade-cpu</code>' in page
+    assert '评测：GPU H100 <code translate="no">grade-gpu-h100</code>' in page
+    client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client_instructor.get("/status/").content.decode()
+    assert 'Grading: GPU H100 <code translate="no">grade-gpu-h100</code>' in page

@@ -89,7 +89,7 @@ def test_status_page_is_for_staff_and_shows_database_broker_queues_workers(
     assert "正常（postgresql" in html  # the database answered
     assert "正常（redis）" in html  # the broker answered and its queues were counted
     for queue in ("default", "grade-cpu", "grade-gpu-h200"):
-        assert f"<td>{queue}</td>" in html
+        assert f'<code translate="no">{queue}</code></td>' in html
     assert "status-cpu" in html and "离线" in html  # registered, no heartbeat yet
 
 

@@ -74,3 +74,14 @@ def test_rule_refusal_counts_one_matching_question() -> None:
     with translation.override("en"), pytest.raises(QuizError) as refused:
         rule_add(quiz=quiz, spec=RuleSpec(count=3, points=Decimal("1"), qtype="multiple"))
     assert str(refused.value).startswith("Only 1 question matches"), refused.value
+
+
+@pytest.mark.django_db
+def test_the_question_navigator_names_each_question_for_a_screen_reader(student_a, client_a):
+    """It read "第 1（未作答）" in Chinese: 第 was translated alone, without 题."""
+    attempt = attempt_start(quiz=quiz_with([question_single("nav-1")]), student=student_a)
+    page = _text(client_a, f"/quizzes/attempt/{attempt.pk}/")
+    assert '<span class="visually-hidden">第 1 题</span><span aria-hidden="true">1</span>' in page
+    _english(client_a)
+    page = _text(client_a, f"/quizzes/attempt/{attempt.pk}/")
+    assert '<span class="visually-hidden">Question 1</span>' in page
