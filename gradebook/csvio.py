@@ -149,7 +149,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
                 *_profile_cells(student),
                 grade.auto_points if grade else None,
                 item.max_points,
-                res.status,
+                status_label(res.status),  # as the pages say it; the import does not read it
                 res.penalty_percent if res.status == calc.GRADED else "",
                 res.counted,
                 grade.override_points if grade else None,

@@ -49,6 +49,7 @@ def test_new_item_import_then_export_round_trips(
     body = exported.content.decode()
     rows = {r["username"]: r for r in _rows(body)}
     assert (rows["student_a"]["points"], rows["student_b"]["points"]) == ("88.50", "")
+    assert rows["student_a"]["status"] == "已评分"  # a label, not the code "graded"
 
     events_before = GradeEvent.objects.count()
     again = _upload(client_ta, body, item=item.pk)
@@ -216,3 +217,16 @@ def test_a_file_with_a_nul_is_refused_at_upload(client_ta, student_a, make_item)
     assert response.status_code == 400
     assert "文件含有空字符（NUL），不是文本 CSV。" in response.content.decode()
     assert not Grade.objects.exists()
+
+
+@pytest.mark.django_db
+def test_item_export_says_each_status_in_the_readers_language(
+    client_ta, student_a, make_item, post
+):
+    """It wrote the codes (graded, not_started) in both languages."""
+    item = make_item("exam:mid", max_points=100, kind="exam")
+    post(student_a, item, 50, source="import")
+    client_ta.cookies["django_language"] = "en"
+    rows = _rows(client_ta.get(f"/grades/staff/items/{item.pk}/export.csv").content.decode())
+    assert {r["status"] for r in rows} <= {"Graded", "Not started", "Missing"}
+    assert "Graded" in {r["status"] for r in rows}
