@@ -125,10 +125,8 @@ def queue_label(name: str) -> str:
     """How the status page names a queue: its work, and for grading its hardware."""
     if name == queues.DEFAULT_QUEUE:
         return _("后台任务")
-    if name == queues.CPU_QUEUE:
-        return _("评测：%(hw)s") % {"hw": "CPU"}
-    gpu = name.removeprefix("grade-gpu-")
-    return _("评测：%(hw)s") % {"hw": gpu_kind_label(gpu)} if gpu != name else name
+    kind = queues.kind_of(name)
+    return _("评测：%(hw)s") % {"hw": worker_kind_label(kind)} if kind else name
 
 
 def worker_kind_label(kind: str) -> str:

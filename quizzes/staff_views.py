@@ -212,14 +212,13 @@ def quiz_points(request: HttpRequest, quiz: Quiz) -> HttpResponse:
             )
         messages.success(request, _("已保存。"))
         return _to_editor(quiz)
-    row = query_id(request.POST.get("question"))
-    if row is None or "question" in form.errors:
+    if "question" in form.errors:  # no row to show it in
         messages.error(request, _first_error(form))
         return _to_editor(quiz)
     # The editor again with the typed value in its row and the error under it (a redirect
     # showed the stored value, and the number typed was gone).
     said = {
-        "question": row,
+        "question": form.cleaned_data["question"],
         "typed": request.POST.get("points", ""),
         "errors": form.errors["points"],
     }

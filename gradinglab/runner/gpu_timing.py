@@ -239,11 +239,9 @@ def keystream(
 def masked(t: torch.Tensor, seed: int) -> torch.Tensor:
     """`t`'s bits XOR the keystream of `seed`, on t's device (its own inverse). Bool tensors
     are not masked (no problem has boolean inputs: XOR would make bytes that are not bools)."""
-    if t.dtype == torch.bool:
-        return t.clone()
-    ints = t.detach().contiguous().view(_INT_OF_WIDTH[t.element_size()])
-    stream = keystream(ints.numel(), seed, ints.dtype, t.device).view(ints.shape)
-    return torch.bitwise_xor(ints, stream).view(t.dtype)
+    out = torch.empty_like(t, memory_format=torch.contiguous_format)
+    unmask_into(out, t.detach(), seed)
+    return out
 
 
 def unmask_into(dest: torch.Tensor, src: torch.Tensor, seed: int) -> None:

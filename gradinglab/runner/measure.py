@@ -80,8 +80,7 @@ def _round(
     name = f"sample-{b}-{r}.pt"
     # The sets' key only with a timed round's `go` (gpu_timing, "the timed sets travel masked");
     # a no-op round unmasks with a key of no use, at the same cost.
-    keys = getattr(conv, "mask_keys", None)
-    key = keys[b] if keys and not noop else rng.getrandbits(63)
+    key = rng.getrandbits(63) if noop else conv.mask_keys[b]
     started = clock()
     go = {"cmd": "go", "bench": b, "round": r, "order": order, "noop": noop, "key": key}
     if not conv.command(go):

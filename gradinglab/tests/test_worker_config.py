@@ -133,3 +133,13 @@ def test_python_dash_m_gradinglab_worker_is_the_celery_command() -> None:
     result = _python(code, {})
     assert result.returncode == 0, result.stderr[-800:]
     assert "software -> celery:" in result.stdout
+
+
+def test_kind_of_is_queue_fors_inverse() -> None:
+    """The status page names a queue by the hardware it grades for (gradinglab.models.queue_label)."""
+    from gradinglab.worker import queues
+
+    for kind in ("cpu", "h100", "rtx4090"):
+        assert queues.kind_of(queues.queue_for(kind)) == kind
+    assert queues.kind_of(queues.DEFAULT_QUEUE) is None
+    assert queues.kind_of("grade-gpu-") is None

@@ -14,9 +14,20 @@ DEFAULT_QUEUE = "default"
 KIND_PATTERN = re.compile(r"^[a-z0-9]{1,24}$")
 
 
+GPU_QUEUE_PREFIX = "grade-gpu-"
+
+
 def queue_for(kind: str) -> str:
     """The queue of a hardware kind: "" or "cpu" -> grade-cpu, a GPU kind -> grade-gpu-<kind>."""
-    return CPU_QUEUE if kind in ("", CPU_KIND) else f"grade-gpu-{kind}"
+    return CPU_QUEUE if kind in ("", CPU_KIND) else f"{GPU_QUEUE_PREFIX}{kind}"
+
+
+def kind_of(queue: str) -> str | None:
+    """queue_for's inverse: the hardware kind a grading queue is for; None for another queue."""
+    if queue == CPU_QUEUE:
+        return CPU_KIND
+    kind = queue.removeprefix(GPU_QUEUE_PREFIX)
+    return kind if kind != queue and kind else None
 
 
 def check_kind(kind: str) -> str:
