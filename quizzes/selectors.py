@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.language import in_page_language, page_lang
 from lectures.selectors import SectionLink, section_links
+from pdcsite.moments import local_text
 from quizzes import clock
 from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
@@ -344,7 +345,9 @@ def _distribution(question: Question, selections: dict) -> list[ChoiceCount]:
 
 def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
     """Header + one row per attempt, with the points of each question any attempt was given
-    (picked or drawn by a rule; '' where this attempt was not given it)."""
+    (picked or drawn by a rule; '' where this attempt was not given it). Column names are keys,
+    as in the gradebook's files; a state, a yes/no and a time are written as the pages say them
+    (in the site's time zone, to the second)."""
     attempts = list(
         Attempt.objects.filter(quiz=quiz)
         .select_related("student")
@@ -380,11 +383,11 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
                 a.student.username,
                 a.student.get_full_name(),
                 str(a.number),
-                a.state,
-                a.started_at.isoformat(),
-                a.submitted_at.isoformat() if a.submitted_at else "",
-                str(a.auto_submitted).lower(),
-                str(a.late).lower(),
+                a.get_state_display(),
+                local_text(a.started_at, seconds=True),
+                local_text(a.submitted_at, seconds=True),
+                _yes_no(a.auto_submitted),
+                _yes_no(a.late),
                 _s(a.raw_score),
                 _s(a.raw_max),
                 _s(a.score),
@@ -392,6 +395,10 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
             ]
         )
     return rows
+
+
+def _yes_no(value: bool) -> str:
+    return _("是") if value else _("否")
 
 
 def _s(value: Decimal | None) -> str:

@@ -2,11 +2,13 @@
 
 import csv
 import io
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
 from accounts.services import user_create_with_role
+from quizzes.models import Attempt
 from quizzes.selectors import item_analysis
 from quizzes.services import answer_save, attempt_start, attempt_submit
 from quizzes.tests.factories import question_single, quiz_with
@@ -64,3 +66,30 @@ def test_only_staff_see_analysis_and_csv(analysed_quiz, client_a, client_ta) -> 
     by_user = {r[0]: r for r in rows[1:]}
     assert set(by_user) == {"ia0", "ia1", "ia2", "ia3"}
     assert by_user["ia0"][-2:] == ["1.000", "1.000"] and Decimal(by_user["ia3"][10]) == Decimal("0")
+
+
+@pytest.mark.parametrize(
+    ("lang", "state", "no"), [("zh-hans", "已提交", "否"), ("en", "Submitted", "no")]
+)
+def test_csv_says_states_yes_no_and_local_times_as_the_pages_do(
+    analysed_quiz, client_ta, lang, state, no
+) -> None:
+    """Not the stored codes ('submitted', 'false') nor UTC ISO times: a TA in Shanghai reads the
+    state in the page language and the time it was on the clock (the site's TIME_ZONE)."""
+    attempt = Attempt.objects.get(student__username="ia0")
+    Attempt.objects.filter(pk=attempt.pk).update(
+        started_at=datetime(2026, 12, 1, 15, 30, 5, tzinfo=UTC),
+        submitted_at=datetime(2026, 12, 1, 16, 0, 9, tzinfo=UTC),
+    )
+    client_ta.cookies["django_language"] = lang
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client_ta.get("/quizzes/analysed/attempts.csv").content.decode("utf-8-sig"))
+        )
+    )
+    row = next(r for r in rows if r["username"] == "ia0")
+    assert (row["state"], row["auto_submitted"], row["late"]) == (state, no, no)
+    assert (row["started_at"], row["submitted_at"]) == (
+        "2026-12-01 23:30:05",
+        "2026-12-02 00:00:09",
+    )
