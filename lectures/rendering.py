@@ -3,7 +3,8 @@
 Pipeline: fenced code and ``$…$`` / ``$$…$$`` math are cut out first (so Markdown never sees
 them), the rest goes through python-markdown, then code comes back highlighted by Pygments and
 math comes back as MathML from latex2mathml. A formula latex2mathml cannot parse is shown as
-code, never as raw ``$…$``. Raw HTML in the Markdown is escaped, never passed through.
+code, never as raw ``$…$``. Raw HTML in the Markdown is escaped, never passed through, and what
+Markdown makes is cleaned by an allow-list (``clean``) before code, math and figures come back.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import markdown
+import nh3
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from latex2mathml.converter import convert as latex_to_mathml
@@ -36,6 +38,30 @@ PYGMENTS_DARK_STYLE = "github-dark"  # every token colour >= 4.5:1 on its #0d111
 CODE_CSS_CLASS = "codehilite"
 
 MD_EXTENSIONS = ["tables", "attr_list", "admonition", "sane_lists"]  # + toc, per call
+
+# What Markdown may make of staff text, and nothing else. attr_list writes any attribute a line
+# asks for ("{: hx-post=… hx-trigger=load }", "{: onerror=… }"), and a link any URL
+# ("javascript:…"): in an announcement or a lecture they would act in every reader's browser with
+# the reader's session (htmx sends the CSRF token of <body>; the CSP does not stop a same-origin
+# request). Headings keep their ids (the sections' anchors, "{#sec-8-1}"), admonitions their class.
+_ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger"}
+_ALLOWED_TAGS = {
+    *("p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote"),
+    *("pre", "code", "em", "strong", "a", "img", "div"),
+    *("table", "thead", "tbody", "tr", "th", "td"),
+}
+_ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title"},
+    "ol": {"start"},
+    "th": {"style"},  # only text-align (filter_style_properties), the tables extension's
+    "td": {"style"},
+    **{f"h{level}": {"id"} for level in range(1, 7)},
+}
+_ALLOWED_CLASSES = {"div": {"admonition", "toc", *_ADMONITIONS}, "p": {"admonition-title"}}
+# "sec:" is this module's own cross-reference, mapped to a URL after cleaning (LINK_RE).
+_URL_SCHEMES = {"http", "https", "mailto", "sec"}
+_PLACEHOLDER = re.compile(r"PDCX[A-Z]\d+X")
 
 
 class MlirLexer(RegexLexer):
@@ -209,6 +235,26 @@ def _cut_math(text: str, math: _Stash, fallbacks: list[str]) -> str:
     return MATH_RE.sub(repl, text)
 
 
+def _keep_attribute(_tag: str, _name: str, value: str) -> str | None:
+    # A placeholder in an attribute ("[a](u "$x$")", "{#PDCXM0X}") would get MathML, whose quotes
+    # end the attribute, after cleaning: drop the attribute, so they only ever land in text.
+    return None if _PLACEHOLDER.search(value) else value
+
+
+def clean(body: str) -> str:
+    """Markdown's HTML with only the tags, attributes, classes and URLs above (ammonia, via nh3)."""
+    return nh3.clean(
+        body,
+        tags=_ALLOWED_TAGS,
+        attributes=_ALLOWED_ATTRIBUTES,
+        allowed_classes=_ALLOWED_CLASSES,
+        url_schemes=_URL_SCHEMES,
+        filter_style_properties={"text-align"},
+        attribute_filter=_keep_attribute,
+        link_rel=None,
+    )
+
+
 def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: str = "") -> Rendered:
     """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL. ``ids`` starts the
     id of every heading in ``text``: pieces rendered apart and shown on one page (a lecture's
@@ -225,7 +271,7 @@ def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: st
     # above and put back after Markdown, so the HTML this module builds is unaffected.
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
-    body = md.convert(text)
+    body = clean(md.convert(text))
     body = code.restore(math.restore(body))
     if link is not None:
         body = LINK_RE.sub(lambda m: f'href="{html.escape(link(m["num"]))}"', body)

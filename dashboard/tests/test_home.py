@@ -73,6 +73,24 @@ def test_announcement_markdown_is_rendered_and_raw_html_escaped() -> None:
     assert "&lt;script&gt;" in html and "&lt;a href" in html
 
 
+def test_announcement_cannot_make_readers_post(client_a) -> None:
+    """An audit's chain: a TA's announcement with htmx attributes (attr_list) made a superuser's
+    browser post to the admin on load. The page carries no such attribute, and the body sits in
+    an hx-disable block so that htmx would not act on one the renderer missed."""
+    now = timezone.now()
+    announcement_save(
+        announcement=Announcement(
+            title="欢迎",
+            body_md='欢迎\n{: hx-post="/admin/auth/user/3/change/" hx-trigger="load" }',
+            starts_at=now - timedelta(minutes=1),
+            expires_at=now + timedelta(hours=1),
+        )
+    )
+    page = client_a.get("/").content.decode()
+    assert '<div class="announcement-body" hx-disable' in page
+    assert "/admin/auth/user/3/change/" not in page and 'hx-trigger="load"' not in page
+
+
 def test_announcement_math_and_section_links_render_as_in_the_notes() -> None:
     """Staff write the notes' Markdown in announcements too: "$O(n^2)$" was shown as dollars."""
     html = render_announcement("复习 $O(n^2)$ 与 [3.4 节](sec:3.4)。\n\n## 安排\n\n$$a+b$$\n")

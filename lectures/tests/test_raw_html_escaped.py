@@ -89,3 +89,39 @@ def test_saved_section_page_and_preview_carry_no_live_html(
     _assert_inert(client_instructor.get(url).content.decode())  # the admin's saved preview
     preview = client_instructor.post("/admin/lectures/section/preview/", {"markdown": PAYLOAD})
     _assert_inert(json.loads(preview.content)["html"])
+
+
+# attr_list writes any attribute a line asks for, and links take any URL: with htmx on every page
+# (it sends the CSRF token of <body>), "{: hx-post=… hx-trigger=load }" in a TA's announcement
+# made every reader's browser post to the admin as the reader (an audit made a TA superuser so).
+ATTRIBUTE_PAYLOAD = (
+    "欢迎\n"
+    '{: hx-post="/admin/auth/user/3/change/" hx-vals=\'{"is_superuser":"on"}\' '
+    'hx-trigger="load" hx-swap="none" data-hx-post="/x" }\n\n'
+    '[点我](javascript:alert(1)) ![图](x.png){: onerror="alert(1)" class="btn" }\n\n'
+    '[a](https://example.com "$"onmouseover=alert(1)$") 与 [b](https://example.com){: #PDCXM0X }\n\n'
+    '## 二级标题 {#sec-9-1 onclick="alert(1)" style="color:red" }\n'
+)
+ALLOWED = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "h2": {"id"}}
+
+
+class _Attributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.extend((tag, name, value or "") for name, value in attrs)
+
+
+def test_markdown_attributes_and_urls_are_allow_listed() -> None:
+    html = render_markdown(ATTRIBUTE_PAYLOAD, link=lambda n: f"/lectures/#{n}").html
+    parsed = _Attributes()
+    parsed.feed(html)
+    markdown_made = [(t, n, v) for t, n, v in parsed.found if t in ALLOWED]
+    assert {n for _t, n, _v in markdown_made} <= {"href", "title", "src", "alt", "id"}
+    assert all(n in ALLOWED[t] for t, n, _v in markdown_made), markdown_made
+    assert not any(n.startswith(("on", "hx-", "data-hx")) for _t, n, _v in parsed.found)
+    assert not any("javascript:" in v for _t, _n, v in parsed.found)
+    assert '<h2 id="sec-9-1">' in html  # the anchors the notes' links use still work
+    assert "<a>点我</a>" in html  # the link's text stays; the URL does not
