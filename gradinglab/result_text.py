@@ -34,6 +34,9 @@ SAID: dict[str, Promise] = {
     "protocol_after_seal": _(
         "你的程序写入了评测程序的状态通道或破坏了它的协议（{detail}）；这次运行计入提交次数"
     ),
+    "checking_failed": _(
+        "评测程序无法检查你的程序写出的内容（{error}）；这次运行计入提交次数，助教会复查"
+    ),
     "harness_phase_failure": _("评测程序在 {phase} 阶段出错：{detail}"),
     "harness_died": _(
         "评测框架在加载你的代码之前停止了（prepare 阶段，退出码 {code}，信号 {signal}）"

@@ -16,7 +16,7 @@ from . import canary, cuda_build, gpu_timing, measure, pool, scoring, timing_che
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .messages import Msg, from_wire
 from .problems import Problem, ProblemInvalid, load_problem
-from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, read_returned
+from .protocol import MAX_RESULT_BYTES, Conversation, Unreadable, check_tested, read_returned
 from .result import finish, new_document
 from .sandbox import Limits, Outcome, Sandbox, SandboxStartError, gpu_memory_mb, tensor_bytes
 from .source import MAX_SOURCE_BYTES, SourceProblem, source_problem
@@ -119,10 +119,38 @@ def _grade(
     try:
         conv = _converse(sandbox, problem, source, backend, dev, limits, job_cases, benches)
         conv.on_phase = on_phase
-        _run(doc, conv, problem, cases, benches, sandbox, limits, dev)
+        try:
+            _run(doc, conv, problem, cases, benches, sandbox, limits, dev)
+        except _DATA_ERRORS as exc:
+            if not conv.sealed:
+                raise
+            _checking_failed(doc, exc)
     finally:
         sandbox.cleanup()
         warm.release()
+
+
+# Errors of reading what the sandbox wrote. After the seal what it wrote is the student's: such
+# an error in a check that missed a shape is the student's runtime_error, flagged for a TA, never
+# infrastructure_error (which is re-dispatched and counts no attempt: a kernel could raise one
+# whenever its time came out badly). A device or host failure (RuntimeError, OSError, the
+# worker's time limit) stays infrastructure_error.
+_DATA_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    RecursionError,
+    OverflowError,
+    ZeroDivisionError,
+)
+
+
+def _checking_failed(doc: dict[str, Any], exc: Exception) -> None:
+    doc["log"] = traceback.format_exc()[-4000:]
+    doc["flags"].append("the grader failed while checking this submission's output: review")
+    finish(doc, status="runtime_error", message=Msg("checking_failed", error=repr(exc)[:300]))
 
 
 def _converse(
@@ -173,6 +201,9 @@ def _run(
         calibration = measure.calibrate(conv, benches) if benches else []
         if conv.command({"cmd": "grade"}) and conv.expect("sealed"):
             tested = conv.expect("tested")
+            if tested is not None and (why := check_tested(tested, len(cases))):
+                conv._broken(why)
+                tested = None
             if tested is not None:
                 passed = check_outputs(doc, cases, sandbox, tested)
                 conv.complete = not passed  # a failed test ends the job: nothing more to read
@@ -445,7 +476,7 @@ def check_outputs(
         returned = read_returned(sandbox.job_dir / "result.pt", MAX_RESULT_BYTES)["cases"]
         if not isinstance(returned, list):
             raise Unreadable("result.pt holds no list of cases")
-    except (Unreadable, KeyError, TypeError) as exc:
+    except (Unreadable, KeyError, TypeError, IndexError) as exc:
         doc["tests"] = []
         finish(
             doc,

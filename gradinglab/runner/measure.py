@@ -255,7 +255,7 @@ def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) 
             if not cmp.passed:
                 return cmp.message
         return inputs_unchanged(trusted["inputs"], got["inputs"])
-    except (Unreadable, KeyError, TypeError) as exc:
+    except (Unreadable, KeyError, TypeError, IndexError) as exc:  # a tensor indexed by name
         return Msg("timed_unreadable", detail=exc)
 
 

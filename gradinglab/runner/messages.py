@@ -34,6 +34,10 @@ ENGLISH: dict[str, str] = {
         "your program wrote to the grader's status channel or broke its protocol ({detail}); "
         "the run counts as an attempt"
     ),
+    "checking_failed": (
+        "the grader could not check what your program wrote ({error}); the run counts as an "
+        "attempt and a TA will review it"
+    ),
     "harness_phase_failure": "grader failure in phase {phase}: {detail}",
     "harness_died": (
         "the grading harness stopped before your code was loaded "

@@ -14,6 +14,7 @@ import io
 import os
 import stat
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,23 @@ class Unreadable(ValueError):
     """A file the sandbox wrote could not be read back as plain tensors."""
 
 
-def read_returned(path: Path, cap_bytes: int) -> Any:
-    """torch.load of a sandbox-written file: regular, <= cap_bytes, no links, never blocking."""
+def _check_archive(name: str, data: bytes, cap_bytes: int) -> None:
+    """torch.save writes a zip of stored (uncompressed) records. A deflated record can inflate
+    a file of a few MiB to GiBs in the trusted process (an audit's 3 MiB result.pt took the
+    grader from 222 MiB to 3.3 GiB), so only stored records, no larger in all than the cap."""
+    try:
+        entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise Unreadable(f"{name} is not a torch.save archive ({exc})") from exc
+    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
+        raise Unreadable(f"{name} has compressed records (torch.save writes none)")
+    if sum(e.file_size for e in entries) > cap_bytes:
+        raise Unreadable(f"{name} unpacks to more than {cap_bytes // 2**20} MiB")
+
+
+def read_returned(path: Path, cap_bytes: int) -> dict[str, Any]:
+    """torch.load of a sandbox-written file: regular, <= cap_bytes, no links, never blocking,
+    stored records only, and a dict at the top (what every caller indexes)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
@@ -57,10 +73,14 @@ def read_returned(path: Path, cap_bytes: int) -> Any:
     data = b"".join(chunks)
     if len(data) > cap_bytes:
         raise Unreadable(f"{path.name} grew past {cap_bytes // 2**20} MiB while being read")
+    _check_archive(path.name, data, cap_bytes)
     try:
-        return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
+        loaded = torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
     except Exception as exc:
         raise Unreadable(f"{path.name}: {str(exc)[:300]}") from exc
+    if not isinstance(loaded, dict):
+        raise Unreadable(f"{path.name} holds a {type(loaded).__name__}, not a dict")
+    return loaded
 
 
 def _is_int(v: Any) -> bool:
@@ -73,6 +93,16 @@ def _is_num(v: Any) -> bool:
 
 def _int_list(v: Any, limit: int) -> bool:
     return isinstance(v, list) and len(v) <= limit and all(_is_int(x) for x in v)
+
+
+def check_tested(msg: dict[str, Any], n_cases: int) -> str | None:
+    """Why a `tested` message breaks the protocol, or None: the case indices that returned a
+    value instead of writing `out` (a hint on the page), nothing else."""
+    if set(msg) != {"event", "returned_value"}:
+        return f"unexpected fields in tested {sorted(set(msg))[:5]}"
+    if not _int_list(msg["returned_value"], n_cases):
+        return "returned_value is not a list of case indices"
+    return None
 
 
 def check_done(msg: dict[str, Any], *, sealed: bool, cpu_path: bool) -> str | None:
