@@ -253,6 +253,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         "source_highlighted",
         "result_pretty",
         "score_override",
+        "override_link",
     )
     readonly_fields = tuple(
         f for f in fields if f not in ("flagged", "flag_reason", "staff_comment")
@@ -291,8 +292,9 @@ class SubmissionAdmin(admin.ModelAdmin):
             json.dumps(doc, ensure_ascii=False, indent=2),
         )
 
+    # Not named score_override: the model field of that name won, and the link was never shown.
     @admin.display(description=_("改分（记入成绩册）"))
-    def score_override(self, obj: Submission) -> str:
+    def override_link(self, obj: Submission) -> str:
         url = reverse("admin:gradinglab_submission_override", args=[obj.pk])
         return format_html('<a href="{}">{}</a>', url, _("改分…"))
 

@@ -48,6 +48,14 @@ def _url(sub) -> str:
     return f"/admin/gradinglab/submission/{sub.pk}/override/"
 
 
+def test_the_submission_page_links_to_the_override_form(client_ta, two_submissions) -> None:
+    """The link's method was named like the model field score_override, which won: the page
+    showed the field's dash and no link, so the form was reached only by typing its URL."""
+    _assignment, best, _other = two_submissions
+    page = client_ta.get(f"/admin/gradinglab/submission/{best.pk}/change/").content.decode()
+    assert f'href="{_url(best)}"' in page and "改分…" in page
+
+
 def test_form_shows_current_score_and_which_submission_counted(client_ta, two_submissions):
     _assignment, best, other = two_submissions
     page = client_ta.get(_url(other)).content.decode()
