@@ -162,7 +162,7 @@ def question_raw(data: dict) -> dict:
     if data["qtype"] in ("single", "multiple"):
         raw["choices"] = _choices_raw(data.get("choices") or "", data.get("choices_en") or "")
     elif data["qtype"] == "truefalse":
-        raw["answer"] = data.get("answer", "").strip().lower() in ("true", "对", "1", "yes")
+        raw["answer"] = _truth(data.get("answer", ""))
     elif data["qtype"] == "numeric":
         raw["answer"] = data.get("answer", "")
         raw["tolerance"] = {"abs": str(data.get("abs_tol") or 0)}
@@ -171,6 +171,19 @@ def question_raw(data: dict) -> dict:
         if data.get("unit_en"):
             raw["unit_en"] = data["unit_en"]
     return raw
+
+
+# What staff type for a true/false answer. Anything else is refused: blank, "正确" and "√"
+# were stored as 错 without a word (an audit).
+_TRUE_WORDS = {"对", "正确", "是", "√", "✓", "true", "t", "yes", "y", "1"}
+_FALSE_WORDS = {"错", "错误", "否", "×", "✗", "false", "f", "no", "n", "0"}
+
+
+def _truth(answer: str) -> bool:
+    word = answer.strip().lower()
+    if word in _TRUE_WORDS | _FALSE_WORDS:
+        return word in _TRUE_WORDS
+    raise QuestionInvalid(_("判断题的答案请写“对”或“错”（也可写 true / false）。"), "answer")
 
 
 def _lines(text: str) -> list[str]:

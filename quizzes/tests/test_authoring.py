@@ -300,3 +300,23 @@ def test_junk_question_ids_are_form_errors(client_instructor, bank, junk: str) -
     assert "题目：" in client_instructor.get(f"{STAFF}{quiz.slug}/").content.decode()
     picked = client_instructor.post(f"{STAFF}{quiz.slug}/pick/", {"questions": [junk]})
     assert picked.status_code == 400 and 'class="errorlist"' in picked.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("answer", "stored"),
+    [("对", True), ("正确", True), ("√", True), ("False", False), ("错", False)],
+)
+def test_a_true_false_answer_is_read_as_written(client_ta, answer: str, stored: bool) -> None:
+    tf = QUESTION | {"qtype": "truefalse", "choices": "", "answer": answer, "bank_id": "l5-tf"}
+    assert client_ta.post(f"{STAFF}bank/new/", tf).status_code == 302
+    assert Question.objects.get(bank_id="l5-tf").answer_bool is stored
+
+
+@pytest.mark.parametrize("answer", ["", "也许", "maybe"])
+def test_a_true_false_answer_that_is_neither_is_refused_not_stored_as_false(
+    client_ta, answer: str
+) -> None:
+    tf = QUESTION | {"qtype": "truefalse", "choices": "", "answer": answer, "bank_id": "l5-tf"}
+    response = client_ta.post(f"{STAFF}bank/new/", tf)
+    assert response.status_code == 400 and "判断题的答案请写“对”或“错”" in response.content.decode()
+    assert not Question.objects.filter(bank_id="l5-tf").exists()
