@@ -43,6 +43,11 @@ def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:
     return staff_permission(user, "gradebook.release_grades")
 
 
+def can_add_items(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """May create a grade item (an exam's) on the import page: instructors."""
+    return staff_permission(user, STAFF_WRITE_PERMISSIONS["import_new_item"])
+
+
 def staff_page(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Staff have their own page for what a student's page shows (the grid, the regrade queue)."""
     return is_staff_member(user)

@@ -161,13 +161,22 @@ class ImportForm(forms.Form):
 
     MAX_BYTES = 1024 * 1024  # 1 MiB: a roster-sized score file is a few KiB
 
-    def __init__(self, *args, **kwargs) -> None:
+    NEW_ITEM_FIELDS = ("new_key", "new_title", "new_max_points", "new_category")
+
+    def __init__(self, *args, can_create: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["new_category"].choices = category_choices()
+        if not can_create:
+            # Only instructors create items: a TA was shown the fields, filled them in and got a
+            # bare 403 page that lost the file and everything typed.
+            for name in self.NEW_ITEM_FIELDS:
+                del self.fields[name]
+            self.fields["item"].required = True
+            self.fields["item"].label = _("成绩项")
 
     def clean(self) -> dict:
         data = super().clean()
-        if data.get("item") is None:
+        if data.get("item") is None and "new_key" in self.fields:
             missing = [f for f in ("new_key", "new_title", "new_max_points") if not data.get(f)]
             if missing:
                 raise forms.ValidationError(

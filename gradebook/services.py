@@ -67,8 +67,10 @@ def grade_item_ensure(
     due_at: datetime | None = None,
     weight: Decimal | int = 1,
     late: dict[str, object] | None = None,
+    released: bool = True,
 ) -> GradeItem:
     """Create the item or update its descriptive fields; keeps staff's release choice.
+    ``released`` is the new item's first choice (an imported exam starts hidden).
 
     ``late`` (late_policy, late_penalty_per_day, late_penalty_cap) is the item's initial policy: it
     is written when the item is created and never again, so a quiz or an assignment that re-ensures
@@ -86,7 +88,8 @@ def grade_item_ensure(
         "due_at": due_at,
         "weight": Decimal(str(weight)),
     }
-    item, created = GradeItem.objects.get_or_create(key=key, defaults={**fields, **(late or {})})
+    defaults = {**fields, **(late or {}), "released": released}
+    item, created = GradeItem.objects.get_or_create(key=key, defaults=defaults)
     if not created and any(getattr(item, name) != value for name, value in fields.items()):
         for name, value in fields.items():
             setattr(item, name, value)

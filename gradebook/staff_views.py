@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.access import staff_required
 from gradebook import csvio, selectors, services
 from gradebook import forms as gb_forms
-from gradebook.access import can_release, staff_write_check
+from gradebook.access import can_add_items, can_release, staff_write_check
 from gradebook.charts import histogram_svg
 from gradebook.models import Grade, GradeItem, RegradeRequest
 from pdcsite.params import query_id
@@ -200,12 +200,14 @@ def _import_item(form: gb_forms.ImportForm, user) -> GradeItem:
         kind=GradeItem.Kind.EXAM if data["new_category"] == "exam" else GradeItem.Kind.OTHER,
         max_points=data["new_max_points"],
         category=data["new_category"] or "exam",
+        released=False,  # scores typed elsewhere reach students when an instructor says so
     )
 
 
 @staff_required
 def grades_import(request: HttpRequest) -> HttpResponse:
-    form = gb_forms.ImportForm(request.POST or None, request.FILES or None)
+    can_create = can_add_items(request.user)
+    form = gb_forms.ImportForm(request.POST or None, request.FILES or None, can_create=can_create)
     row_errors: list[tuple[int, str]] = []
     if request.method == "POST":
         staff_write_check(request.user, "import")
@@ -222,15 +224,18 @@ def grades_import(request: HttpRequest) -> HttpResponse:
         except services.GradeError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(
-                request,
-                _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
-                    item=str(item), changed=result.changed, same=result.unchanged
-                ),
+            said = _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
+                item=str(item), changed=result.changed, same=result.unchanged
             )
+            seen = (
+                _("学生现在能看到这一项的成绩。")
+                if item.released
+                else _("这一项尚未发布，学生还看不到；教师可在本页发布。")
+            )
+            messages.success(request, f"{said}{seen}")
             return redirect("gradebook:staff_item", item_id=item.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "row_errors": row_errors}
+    context = {"form": form, "row_errors": row_errors, "can_create": can_create}
     return render(request, "gradebook/staff/import.html", context, status=status)
 
 

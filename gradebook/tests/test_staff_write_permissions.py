@@ -32,9 +32,25 @@ NEW_ITEM = {"new_key": "exam:final", "new_title": "期末", "new_max_points": "1
 
 @pytest.mark.django_db
 def test_ta_cannot_create_an_item_through_the_import(client_ta, student_a) -> None:
+    """A TA's form has no new-item fields (they led to a bare 403 page that lost what was
+    typed): it asks for an existing item, and a forged post of the fields creates nothing."""
+    page = client_ta.get(IMPORT).content.decode()
+    assert 'name="new_key"' not in page and 'id="items-by-instructors"' in page
     response = _upload(client_ta, **NEW_ITEM)
-    assert response.status_code == 403
+    assert response.status_code == 400 and 'name="item"' in response.content.decode()
     assert not GradeItem.objects.filter(key="exam:final").exists() and not Grade.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_imported_new_item_starts_hidden_from_students(client_instructor, student_a) -> None:
+    """Scores typed elsewhere reach students when an instructor releases them, and the
+    import says which it is."""
+    assert 'name="new_key"' in client_instructor.get(IMPORT).content.decode()
+    response = _upload(client_instructor, **NEW_ITEM)
+    assert response.status_code == 302
+    assert GradeItem.objects.get(key="exam:final").released is False
+    page = client_instructor.get(response["Location"]).content.decode()
+    assert "这一项尚未发布，学生还看不到" in page
 
 
 @pytest.mark.django_db
