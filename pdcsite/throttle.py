@@ -1,0 +1,23 @@
+"""Fixed-window counters in the shared cache, for what django-axes does not count: wrong API
+tokens, password-reset e-mails, nickname checks.
+
+A window starts at the first event and is not restarted by later ones, so a limit always lifts on
+time. The counter goes up with ``cache.incr`` (atomic in Redis), so a burst of parallel requests
+cannot slip past it the way a get-then-set would. With Redis unreachable the counters read 0 and
+nothing is throttled (``pdcsite.cache`` is fail-soft): a cache outage must not lock everyone out.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+
+
+def throttle_hit(key: str, *, window_s: int) -> int:
+    """Count one event under ``key`` and return how many there were in the current window."""
+    full_key = f"pdc:throttle:{key}"
+    cache.add(full_key, 0, timeout=window_s)
+    try:
+        return cache.incr(full_key)
+    except ValueError:  # the window ended between add() and incr()
+        cache.set(full_key, 1, timeout=window_s)
+        return 1
