@@ -100,7 +100,9 @@ class ProblemAdmin(admin.ModelAdmin):
             ((r["outcome"], r["file"], r["got"], r["expect"]) for r in rows),
         )
 
-    @admin.action(description=_("运行发布检查（解答与作弊样例）"))
+    # The check runs every solution and exploit for minutes on the default queue: instructors only
+    # (change_problem), not the TAs who may view problems.
+    @admin.action(description=_("运行发布检查（解答与作弊样例）"), permissions=["change"])
     def run_publishing_check(self, request: HttpRequest, queryset) -> None:
         slugs = list(queryset.values_list("slug", flat=True))
         for slug in slugs:

@@ -16,11 +16,13 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
+from conftest import admin_action
 from gradinglab.models import WorkerNode, token_hash
 from gradinglab.tests import labkit
 
 pytestmark = pytest.mark.django_db
 WORKERS = "/admin/gradinglab/workernode/"
+PROBLEMS = "/admin/gradinglab/problem/"
 
 
 @pytest.fixture
@@ -87,6 +89,23 @@ def test_a_problem_is_shown_in_the_admin_and_never_edited(root) -> None:
     problem.refresh_from_db()
     assert (problem.scoring, problem.tolerances, problem.title_zh) == before
     assert root.get("/admin/gradinglab/problem/add/").status_code == 403
+
+
+def test_only_instructors_may_start_the_publishing_check(
+    client_ta, client_instructor, django_capture_on_commit_callbacks
+) -> None:
+    """A TA (view_problem only) could start the check, minutes of every solution and exploit on
+    the default queue; the action is now offered to and run for change_problem holders only."""
+    problem = labkit.make_assignment().problem
+    labkit.purge("default")
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_action(client_ta, PROBLEMS, "run_publishing_check", problem)
+    assert labkit.take_messages("default") == []
+    assert "run_publishing_check" not in client_ta.get(PROBLEMS).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_action(client_instructor, PROBLEMS, "run_publishing_check", problem)
+    queued = ("gradinglab.check_problem", {"slug": problem.slug})
+    assert labkit.take_messages("default") == [queued]
 
 
 def test_the_problem_list_names_what_bounds_each_problem(root) -> None:
