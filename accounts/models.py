@@ -11,8 +11,9 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+# One answer whether another nickname or another account's username holds the name: a separate
+# "is someone's username" told anyone with a profile which usernames (student IDs) exist.
 PSEUDONYM_TAKEN = _("这个昵称已被别人使用，请换一个。")
-PSEUDONYM_IS_USERNAME = _("这个昵称是别人的用户名，请换一个。")
 
 
 class Profile(models.Model):
@@ -57,7 +58,7 @@ class Profile(models.Model):
         # usernames). Only a check: a later account named like a nickname is not refused.
         others = get_user_model()._default_manager.exclude(pk=self.user_id)
         if others.filter(username__iexact=name).exists():
-            raise ValidationError({"pseudonym": PSEUDONYM_IS_USERNAME})
+            raise ValidationError({"pseudonym": PSEUDONYM_TAKEN})
 
 
 def _hash_token(raw: str) -> str:

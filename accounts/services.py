@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
+from pdcsite.throttle import throttle_hit
 from pdcsite.uploads import csv_dict_reader
 
 User = get_user_model()
@@ -314,15 +315,25 @@ class ProfileError(ValueError):
     pass
 
 
+class ProfileThrottled(ProfileError):
+    """Too many nickname attempts in the last hour (settings.PDC_PSEUDONYM_ATTEMPTS_PER_HOUR)."""
+
+
 PSEUDONYM_MAX = 40  # characters: the Profile.pseudonym column
 
 
 def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
     """Set (or clear, with "" or only spaces) the leaderboard nickname; two students cannot share
     one (letter case aside): checked here for a clear message, held by Profile's unique
-    constraint. Nor may it be another account's username (Profile.clean)."""
+    constraint. Nor may it be another account's username (Profile.clean).
+
+    Attempts are limited per student: each answer says whether a name is in use, and usernames
+    are student IDs, so unlimited tries would let one walk a list of IDs."""
     from django.utils.translation import gettext
 
+    tries = throttle_hit(f"pseudonym:{user.pk}", window_s=3600)  # s: one hour
+    if tries > settings.PDC_PSEUDONYM_ATTEMPTS_PER_HOUR:
+        raise ProfileThrottled(gettext("修改昵称的次数过多，请一小时后再试。"))
     pseudonym = " ".join((pseudonym or "").split())
     if any(unicodedata.category(ch) == "Cc" for ch in pseudonym):
         # A NUL would reach PostgreSQL (which refuses it: a 500); none belongs on a leaderboard.

@@ -53,7 +53,8 @@ def pseudonym_set(request: HttpRequest) -> HttpResponse:
     except services.ProfileError as exc:
         context = selectors.profile_context(user=request.user)
         context |= {"pseudonym_error": str(exc), "pseudonym_value": wanted}
-        return render(request, "accounts/profile.html", context, status=400)
+        status = 429 if isinstance(exc, services.ProfileThrottled) else 400
+        return render(request, "accounts/profile.html", context, status=status)
     if profile.pseudonym:
         messages.success(request, _("排行榜昵称已保存。"))
     else:  # an empty field, or only spaces: the student leaves the leaderboard

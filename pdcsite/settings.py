@@ -271,6 +271,9 @@ AXES_CLIENT_IP_CALLABLE = "pdcsite.security.client_ip"
 # shares it, hence generous.
 PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 50, minimum=1)
 PDC_TOKEN_LOCKOUT_S = env_int("PDC_TOKEN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
+# Leaderboard nickname attempts per student per hour: each answer says whether a name is in use
+# (usernames are student IDs); a student changes a nickname a few times a term.
+PDC_PSEUDONYM_ATTEMPTS_PER_HOUR = env_int("PDC_PSEUDONYM_ATTEMPTS_PER_HOUR", 10, minimum=1)
 
 # --- Content-Security-Policy (django-csp): no inline script or style anywhere -----------------
 CONTENT_SECURITY_POLICY = {
