@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import smtplib
 import unicodedata
@@ -210,6 +211,25 @@ def password_set_url(user: AbstractBaseUser) -> str:
         },
     )
     return settings.PDC_SITE_URL.rstrip("/") + path
+
+
+RESET_WINDOW_S = 3600  # s: the password-reset limits are per hour
+
+
+def password_reset_throttled(*, email: str, client: str | None) -> bool:
+    """Count one password-reset request; True once the address or the client has asked more
+    often this hour than settings allow (PDC_RESET_PER_ADDRESS/CLIENT_PER_HOUR).
+
+    Counted whether or not an account has the address, so being throttled says nothing about it.
+    The address is kept in the cache only as a hash.
+    """
+    address = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
+    per_address = throttle_hit(f"reset-address:{address}", window_s=RESET_WINDOW_S)
+    per_client = throttle_hit(f"reset-client:{client or 'unknown'}", window_s=RESET_WINDOW_S)
+    return (
+        per_address > settings.PDC_RESET_PER_ADDRESS_PER_HOUR
+        or per_client > settings.PDC_RESET_PER_CLIENT_PER_HOUR
+    )
 
 
 def roster_invite(user: AbstractBaseUser) -> bool:

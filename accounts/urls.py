@@ -2,7 +2,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import staff_views, views
-from accounts.forms import ResetOrSetPasswordForm
 
 app_name = "accounts"
 urlpatterns = [
@@ -20,10 +19,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            form_class=ResetOrSetPasswordForm,
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

@@ -1,13 +1,21 @@
+import logging
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
+from accounts.forms import ResetOrSetPasswordForm
+from pdcsite.security import client_ip
+
+log = logging.getLogger("accounts")
 
 # The raw token waits in the session for exactly one profile page: POST-redirect-GET, so that a
 # reload never posts again (and never silently replaces the token the student just copied).
@@ -42,6 +50,22 @@ def lockout(request: HttpRequest, original_response=None, credentials=None) -> H
     """django-axes' answer to a locked-out login (site, admin): a clear, translated 429 page."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(request, "accounts/lockout.html", {"minutes": minutes}, status=429)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page, with its e-mails limited per address and per client address: 15 posts
+    in a second sent 15 mails. Past a limit nothing is sent and the page answers as it does for
+    an address with no account, so it still tells nobody which addresses have one."""
+
+    form_class = ResetOrSetPasswordForm
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: ResetOrSetPasswordForm) -> HttpResponse:
+        email = form.cleaned_data["email"]
+        if services.password_reset_throttled(email=email, client=client_ip(self.request)):
+            log.warning("password reset throttled (client %s)", client_ip(self.request))
+            return redirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 @login_required

@@ -274,6 +274,11 @@ PDC_TOKEN_LOCKOUT_S = env_int("PDC_TOKEN_LOCKOUT_SECONDS", 15 * 60, minimum=1)
 # Leaderboard nickname attempts per student per hour: each answer says whether a name is in use
 # (usernames are student IDs); a student changes a nickname a few times a term.
 PDC_PSEUDONYM_ATTEMPTS_PER_HOUR = env_int("PDC_PSEUDONYM_ATTEMPTS_PER_HOUR", 10, minimum=1)
+# Password-reset requests per hour, per e-mail address and per client address; past either, no
+# mail is sent (the page answers as always). One address needs a link or two; a classroom behind
+# one NAT address may see a dozen students ask at the start of term.
+PDC_RESET_PER_ADDRESS_PER_HOUR = env_int("PDC_RESET_PER_ADDRESS_PER_HOUR", 3, minimum=1)
+PDC_RESET_PER_CLIENT_PER_HOUR = env_int("PDC_RESET_PER_CLIENT_PER_HOUR", 20, minimum=1)
 
 # --- Content-Security-Policy (django-csp): no inline script or style anywhere -----------------
 CONTENT_SECURITY_POLICY = {
@@ -417,6 +422,10 @@ if DJANGO_ENV == "test":
     # The counters live in the per-process cache across tests, which send wrong tokens on purpose;
     # the lockout tests set their own limit.
     PDC_TOKEN_FAILURE_LIMIT = env_int("PDC_TOKEN_FAILURE_LIMIT", 1_000_000, minimum=1)
+    # Likewise the password-reset counters (every test client is 127.0.0.1); the throttle's tests
+    # set their own limits.
+    PDC_RESET_PER_ADDRESS_PER_HOUR = env_int("PDC_RESET_PER_ADDRESS_PER_HOUR", 1_000_000)
+    PDC_RESET_PER_CLIENT_PER_HOUR = env_int("PDC_RESET_PER_CLIENT_PER_HOUR", 1_000_000)
     PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher"
     ]  # fast hashing in tests only

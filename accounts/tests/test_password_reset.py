@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import re
 import smtplib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import cache
 from django.core.mail.backends import locmem
 from django.core.management import CommandError, call_command
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import ApiToken
@@ -156,3 +158,51 @@ def test_one_refused_invitation_does_not_stop_the_others(tmp_path: Path, setting
         call_command("import_roster", path)
     assert [m.to for m in mail.outbox] == [["zhangsan@example.edu"]]
     assert User.objects.count() == 2  # the import itself stands
+
+
+@pytest.fixture
+def reset_counters() -> Iterator[None]:
+    cache.clear()  # the reset counters live in the cache; every test client is 127.0.0.1
+    yield
+    cache.clear()
+
+
+def _ask(email: str, ip: str = "127.0.0.1"):
+    return Client(REMOTE_ADDR=ip).post(reverse("accounts:password_reset"), {"email": email})
+
+
+@pytest.mark.django_db
+@override_settings(PDC_RESET_PER_ADDRESS_PER_HOUR=2)
+def test_reset_mails_are_limited_per_address(reset_counters, student_a) -> None:
+    """15 posts in under a second sent 15 mails; now an address gets two an hour, whoever asks."""
+    answers = [_ask(student_a.email.upper(), ip=f"198.51.100.{n}") for n in range(1, 6)]
+    assert len(mail.outbox) == 2
+    unknown = _ask("nobody@example.edu")  # the answer for an address with no account
+    for answer in answers:
+        assert (answer.status_code, answer["Location"]) == (302, unknown["Location"])
+
+
+@pytest.mark.django_db
+@override_settings(PDC_RESET_PER_CLIENT_PER_HOUR=2)
+def test_reset_mails_are_limited_per_client_address(reset_counters, student_a, student_b) -> None:
+    for email in ("nobody@example.edu", student_a.email, student_b.email):
+        answer = _ask(email, ip="198.51.100.7")
+        assert answer.status_code == 302
+        assert answer["Location"] == reverse("accounts:password_reset_done")
+    assert [m.to for m in mail.outbox] == [[student_a.email]]  # student_b's was the third ask
+    _ask(student_b.email, ip="198.51.100.8")  # another client still gets its link
+    assert [m.to for m in mail.outbox] == [[student_a.email], [student_b.email]]
+
+
+@pytest.mark.django_db
+@override_settings(PDC_RESET_PER_CLIENT_PER_HOUR=1, PDC_TRUSTED_PROXY_COUNT=1)
+def test_reset_limit_counts_the_client_behind_the_proxy(reset_counters, student_a) -> None:
+    def ask(forwarded: str) -> None:
+        Client(HTTP_X_FORWARDED_FOR=forwarded).post(
+            reverse("accounts:password_reset"), {"email": student_a.email}
+        )
+
+    ask("203.0.113.1")
+    ask("203.0.113.1")
+    ask("203.0.113.2")
+    assert len(mail.outbox) == 2
