@@ -1,11 +1,14 @@
 """Who may author and who may publish quizzes: the one access check of the staff quiz pages.
 
-TAs draft (questions, picked questions, rules, settings); instructors also publish. Both come
-from the role table in ``accounts.roles`` (permissions ``quizzes.change_quiz`` and
-``quizzes.publish_quiz``), so the admin and the staff pages agree. Built on ``accounts.access``.
+TAs draft (questions, picked questions, rules, settings); instructors also publish, and once a
+quiz is published only they change it (``can_change``). Both come from the role table in
+``accounts.roles`` (permissions ``quizzes.change_quiz`` and ``quizzes.publish_quiz``), so the
+admin and the staff pages agree. Built on ``accounts.access``.
 """
 
 from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
 
 from accounts.access import access_required, is_staff_member
 
@@ -16,6 +19,16 @@ def can_author(user) -> bool:
 
 def can_publish(user) -> bool:
     return user.is_authenticated and user.has_perm("quizzes.publish_quiz")
+
+
+def can_change(user, quiz) -> bool:
+    """Authors change a draft; a published quiz's settings, picks, points and rules (what students
+    take and how it counts in the gradebook) are changed by those who may publish it."""
+    return can_author(user) and (not quiz.published or can_publish(user))
+
+
+# What someone who may author but not publish is told about a published quiz (editor and admin).
+PUBLISHED_IS_LOCKED = gettext_lazy("这个测验已发布：只有教师能修改它的设置、选题、分值和抽题规则。")
 
 
 # Signed in (else the login page) and allowed to author quizzes (else 403).

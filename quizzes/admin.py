@@ -1,5 +1,6 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import format_lazy
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm
 from gradebook.services import grade_item_late_policy_set
-from quizzes.access import can_publish
+from quizzes.access import PUBLISHED_IS_LOCKED, can_author, can_change, can_publish
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.services import quiz_gradebook_item, quiz_late_policy
 
@@ -136,6 +137,19 @@ class QuizAdmin(admin.ModelAdmin):
         if can_publish(request.user):
             return super().get_readonly_fields(request, obj)
         return (*super().get_readonly_fields(request, obj), "published")
+
+    def has_change_permission(self, request, obj: Quiz | None = None) -> bool:
+        # The staff editor's rule (quizzes.access.can_change): a published quiz is shown
+        # read-only, its pool included, to those who may not publish, and their POST is refused.
+        if obj is not None and not can_change(request.user, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        quiz = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
+        if quiz is not None and can_author(request.user) and not can_change(request.user, quiz):
+            messages.info(request, PUBLISHED_IS_LOCKED)  # says why the page cannot be saved
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request, obj: Quiz, form, change: bool) -> None:
         super().save_model(request, obj, form, change)

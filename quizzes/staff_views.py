@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from pdcsite.params import query_id
 from quizzes import authoring, selectors
 from quizzes import forms as qforms
-from quizzes.access import author_required, can_publish
+from quizzes.access import PUBLISHED_IS_LOCKED, author_required, can_change, can_publish
 from quizzes.bank import dump_bank_file
 from quizzes.models import Quiz
 from quizzes.services import QuizError, quiz_gradebook_item
@@ -34,6 +34,8 @@ def _seed(request: HttpRequest) -> int:
 @require_GET
 def bank(request: HttpRequest) -> HttpResponse:
     target = Quiz.objects.filter(slug=request.GET.get("quiz", "")).first()
+    if target is not None and not can_change(request.user, target):
+        target = None  # the plain bank: no ticks for a quiz this user may not change
     return _bank_page(request, request.GET or None, target)
 
 
@@ -130,6 +132,8 @@ def _edit_page(request: HttpRequest, quiz: Quiz, status: int = 200, **forms) -> 
         "pool": selectors.quiz_pool(quiz),
         "rules": quiz.rules.all(),
         "can_publish": can_publish(request.user),
+        "can_change": can_change(request.user, quiz),
+        "locked_note": PUBLISHED_IS_LOCKED,
         "lectures": selectors.bank_lectures(),
         "points_error": forms.get("points_error"),
     }
@@ -154,13 +158,19 @@ def _to_editor(quiz: Quiz) -> HttpResponse:
 def quiz_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A POST to the editor of one graded quiz: authors only (checked before the quiz is looked
     up, so others get 403 and learn nothing of which slugs exist), then the URL's ``slug`` becomes
-    the graded Quiz it names, or 404."""
+    the graded Quiz it names, or 404. A published quiz is changed only by those who may publish
+    (``access.can_change``); a TA is sent back to the editor, which says why, instead of a bare
+    403 page."""
 
     @author_required
     @require_POST
     @functools.wraps(view)
     def wrapped(request: HttpRequest, slug: str, **kwargs) -> HttpResponse:
-        return view(request, _graded(slug), **kwargs)
+        quiz = _graded(slug)
+        if not can_change(request.user, quiz):
+            messages.error(request, PUBLISHED_IS_LOCKED)
+            return _to_editor(quiz)
+        return view(request, quiz, **kwargs)
 
     return wrapped
 

@@ -226,7 +226,7 @@ def test_a_rule_with_only_count_and_points_is_stored_with_empty_filters(client_t
 
 def test_quiz_editor_repeats_no_id(client_ta) -> None:
     """The rule form and the settings form both have a `lecture` field; labels point at ids."""
-    quiz_with([question_single("ids-q")], slug="ids")
+    quiz_with([question_single("ids-q")], slug="ids", published=False)  # a draft: both forms
     ids = re.findall(r'\bid="([^"]+)"', client_ta.get("/quizzes/staff/ids/").content.decode())
     assert "id_rule_lecture" in ids and "id_lecture" in ids
     assert sorted(i for i in set(ids) if ids.count(i) > 1) == []
