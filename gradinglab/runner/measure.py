@@ -6,6 +6,9 @@ every call, a few thousand elements of each output and input at indices, and one
 all of each output's elements with signs, all drawn from a seed the parent sends only after the
 round ended. A patched harness can skip the calls and compute what is asked for once it is asked,
 inside the clock: the sums make that the whole outputs, not the sampled elements (_check_sums).
+But a sum is linear: for a permutation or a linear map it can be had from the inputs at the cost
+of the harness's own sum, which is subtracted below, so such a harness is graded near zero
+(docs/result-schema.md, "does not hold against"; open until the parent reads the outputs itself).
 What the clock then holds is that every call's outputs were computed between `go` and the read
 (the timed sets' inputs exist in the sandbox only from the first timed `go`, which carries their
 key: gpu_timing.masked); not that the submission's calls computed them (docs/result-schema.md,
@@ -409,8 +412,9 @@ def _recalibrate(conv: Conversation, b: int, timed: _Rounds, clock: Clock, cfg: 
     A neighbour's burst of load during the calibration before the seal makes every no-op round
     slow, and subtracting that from quiet timed rounds grades a time faster than the real work
     (a CI run graded 5 ms calls at 3.2 ms). No-op rounds on both sides of the timed ones catch
-    it. The submission, loaded by now, can make a no-op round slower (the minimum ignores it) or
-    faster (a smaller subtraction: its own time gets slower), so the minimum stays honest."""
+    it. The submission, loaded by now, can make a no-op round faster (a smaller subtraction: its
+    own time gets slower) or slower: the minimum ignores a slow one, so slowing all of them keeps
+    a minimum inflated by load before the seal (docs/result-schema.md; open)."""
     before = timed.noop_s
     for _ in range(cfg.calibration_rounds):
         rnd = _round(conv, b, timed.r, timed.n_sets, clock, True, cfg)
