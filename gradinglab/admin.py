@@ -137,6 +137,11 @@ class AssignmentAdmin(admin.ModelAdmin):
             _object_url(self, "rescore", self.rescore_view, "gradinglab_assignment_rescore")
         ] + super().get_urls()
 
+    def change_view(self, request: HttpRequest, object_id: str, form_url="", extra_context=None):
+        # The rescore link only for those who may rescore: a TA followed it to a 403 page.
+        extra = {**(extra_context or {}), "can_rescore": lab_may(request.user, "rescore")}
+        return super().change_view(request, object_id, form_url, extra)
+
     def rescore_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """Rescore (recompute every stored result under the current rule; nothing is re-run).
         GET: a confirm page listing the changes (reads only). POST: apply, audited, redirect."""

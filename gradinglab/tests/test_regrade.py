@@ -1,5 +1,5 @@
 """Must hold 6: regrade-all of an assignment shows the score changes first (a GET writes nothing, not
-even an audit row); applying (POST) records each change through the gradebook with the TA as actor."""
+even an audit row); applying (POST) records each change through the gradebook with the instructor as actor."""
 
 from __future__ import annotations
 
@@ -67,6 +67,14 @@ def test_dry_run_lists_changes_without_applying_then_apply_is_audited(
     assert not run.dry_run and run.actor == instructor and run.changes[0]["new"] == "20.00"
     # Applying again changes nothing more.
     assert client_instructor.get(url).content.decode().count("student_a") == 0
+
+
+def test_only_those_who_may_rescore_see_the_link(graded, client_instructor, client_ta) -> None:
+    """A TA was shown "重新计分全部" and followed it to a 403 page."""
+    page = f"/admin/gradinglab/assignment/{graded.pk}/change/"
+    assert 'id="regrade-all"' in client_instructor.get(page).content.decode()
+    ta_page = client_ta.get(page).content.decode()
+    assert 'id="regrade-all"' not in ta_page and 'id="similarity-link"' in ta_page
 
 
 def test_scoring_rule_change_is_reapplied_to_stored_results(
