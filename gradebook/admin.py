@@ -18,7 +18,7 @@ from gradebook.models import (
     RegradeRequest,
 )
 from gradebook.services import item_release_set
-from gradebook.templatetags.gradebook_tags import category_label
+from gradebook.templatetags.gradebook_tags import category_label, ref_link
 
 
 def _set_released(request: HttpRequest, queryset, released: bool) -> None:
@@ -146,9 +146,20 @@ class ExcusalAdmin(_ReadOnly):
 
 @admin.register(RegradeRequest)
 class RegradeRequestAdmin(_ReadOnly):
-    list_display = ("pk", "student", "item", "ref", "status", "created_at", "resolved_by")
+    list_display = ("pk", "student", "item", "work", "status", "created_at", "resolved_by")
     list_filter = ("status",)
     search_fields = ("student__username", "item__key", "ref")
+
+    # The work as the staff pages say it ("提交 #1", linked), not the stored key "submission:1".
+    @admin.display(description=_("对象"))
+    def work(self, obj: RegradeRequest) -> str:
+        return ref_link(obj.ref)
+
+    def get_fields(self, request, obj=None):
+        return [("work" if name == "ref" else name) for name in super().get_fields(request, obj)]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "work"]
 
 
 @admin.display(description=_("原因"))

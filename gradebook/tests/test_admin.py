@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from conftest import admin_action
-from gradebook.models import GradeEvent, GradeItem
+from gradebook.models import GradeEvent, GradeItem, RegradeRequest
 
 
 @pytest.mark.django_db
@@ -59,3 +60,24 @@ def test_admin_item_category_is_one_of_the_courses(client_instructor, make_item)
         field.clean("Exam")
     item.category = "legacy"  # a category whose row was deleted: the item can still be saved
     assert GradeItemAdminForm(instance=item).fields["category"].clean("legacy") == "legacy"
+
+
+@pytest.mark.django_db
+def test_admin_regrade_requests_name_the_work_not_its_key(
+    client_instructor, student_a, make_item
+) -> None:
+    """The list and the page said "submission:1", the stored key; the staff pages say 提交 #1."""
+    item = make_item("exam:mid", kind="exam")
+    regrade = RegradeRequest.objects.create(
+        student=student_a,
+        item=item,
+        message="请复核",
+        ref="submission:1",
+        created_at=timezone.now(),
+    )
+    listing = client_instructor.get("/admin/gradebook/regraderequest/").content.decode()
+    page = client_instructor.get(
+        f"/admin/gradebook/regraderequest/{regrade.pk}/change/"
+    ).content.decode()
+    for html in (listing, page):
+        assert "提交 #1" in html and "submission:1" not in html
