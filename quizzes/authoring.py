@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from quizzes.bank import BankError, QuestionSpec, parse_question
+from quizzes.bank import BankError, QuestionSpec, bank_empty_message, parse_question
 from quizzes.models import Choice, Question, Quiz, QuizQuestion, QuizRule
 from quizzes.services import (
     QuizError,
@@ -214,6 +214,16 @@ def _choices_raw(chinese: str, english: str) -> list[dict]:
     ]
 
 
+def _form_message(exc: BankError) -> str:
+    """A bank file's message names its YAML key ("“explanation_en”必须是非空字符串"); next to the
+    form's field, say what to do instead."""
+    if str(exc.message) != str(bank_empty_message(exc.key)):
+        return str(exc.message)
+    if exc.key in ("stem_en", "explanation_en"):
+        return _("写了英文（题干、解析或选项）时，英文题干和英文解析都要填写。")
+    return _("请填写这一项。")
+
+
 @transaction.atomic
 def question_create_staff(*, lecture: int, data: dict) -> Question:
     """Validate like a bank file's question, then store it as the staff pages' own."""
@@ -222,7 +232,7 @@ def question_create_staff(*, lecture: int, data: dict) -> Question:
     try:
         spec: QuestionSpec = parse_question("staff", 0, question_raw(data), lecture, None)
     except BankError as exc:
-        raise QuestionInvalid(exc.message, _FORM_FIELD.get(exc.key, exc.key)) from exc
+        raise QuestionInvalid(_form_message(exc), _FORM_FIELD.get(exc.key, exc.key)) from exc
     question = Question.objects.create(
         bank_id=spec.id, origin="staff", **_question_fields(spec, source_file="")
     )

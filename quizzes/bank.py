@@ -41,6 +41,13 @@ TYPE_KEYS = {
 
 # Messages said in more than one place (in the reader's language: staff pages and commands alike).
 _NON_EMPTY = gettext_lazy("“%(key)s”必须是非空字符串")
+
+
+def bank_empty_message(key: str) -> str:
+    """The message of a key that must hold text and does not (the staff form says it its way)."""
+    return _NON_EMPTY % {"key": key}
+
+
 ID_TAKEN = gettext_lazy("编号已在 %(file)s 中使用")
 
 
@@ -262,7 +269,7 @@ def _parse_section(name: str, qid: str, section: object, anchors: set[str] | Non
 def _text(name: str, qid: str, raw: dict, key: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise BankError(name, qid, _NON_EMPTY % {"key": key}, key=key)
+        raise BankError(name, qid, bank_empty_message(key), key=key)
     return value.strip()
 
 

@@ -112,3 +112,17 @@ def test_each_version_says_its_language(client_ta) -> None:
     for name, lang in (("title", "zh-CN"), ("title_en", "en"), ("description", "zh-CN")):
         tag = re.search(rf'<(?:input|textarea) [^>]*name="{name}"[^>]*>', settings_page).group(0)
         assert f'lang="{lang}"' in tag, tag
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_a_missing_english_explanation_is_said_in_words_not_its_yaml_key(client_ta, lang) -> None:
+    """The form said "“explanation_en”必须是非空字符串", in English too."""
+    client_ta.cookies["django_language"] = lang
+    response = client_ta.post(
+        "/quizzes/staff/bank/new/", QUESTION | {"stem_en": "What bounds the left side?"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "“explanation_en”" not in page and "&#x27;explanation_en&#x27;" not in page
+    wanted = {"zh-hans": "英文题干和英文解析都要填写", "en": "the English stem and the English"}
+    assert wanted[lang] in page
