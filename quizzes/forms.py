@@ -19,13 +19,23 @@ _DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-
 _BLANK = [("", _("全部"))]
 
 
+def section_field(*, required: bool) -> forms.RegexField:
+    """A section anchor, and what one looks like when it is not one (the rule form said only
+    "输入一个有效的值。")."""
+    return forms.RegexField(
+        label=_("章节锚点"),
+        regex=ANCHOR_RE,
+        required=required,
+        help_text=_("如 sec-5-3"),
+        error_messages={"invalid": _("章节锚点形如 sec-5-3（第 5.3 节）。")},
+    )
+
+
 class BankFilterForm(forms.Form):
     lecture = forms.IntegerField(
         label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
     )
-    section = forms.RegexField(
-        label=_("章节锚点"), regex=ANCHOR_RE, required=False, help_text=_("如 sec-5-3")
-    )
+    section = section_field(required=False)
     qtype = forms.ChoiceField(
         label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
     )
@@ -85,7 +95,7 @@ class RuleForm(forms.Form):
     lecture = forms.IntegerField(
         label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
     )
-    section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, required=False)
+    section = section_field(required=False)
     qtype = forms.ChoiceField(
         label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
     )
@@ -119,7 +129,7 @@ class QuestionForm(forms.Form):
         label=_("题目编号"), regex=ID_RE, help_text=_("小写字母、数字与连字符，如 l5-s01")
     )
     lecture = forms.IntegerField(label=_("讲次"), min_value=LECTURE_MIN, max_value=LECTURE_MAX)
-    section = forms.RegexField(label=_("章节锚点"), regex=ANCHOR_RE, help_text=_("如 sec-5-3"))
+    section = section_field(required=True)
     qtype = forms.ChoiceField(label=_("题型"), choices=_AUTHOR_TYPES)
     tag = forms.ChoiceField(label=_("考查层次"), choices=Question.Tag.choices)
     stem = forms.CharField(label=_("题干"), widget=forms.Textarea(attrs={"rows": 3}))

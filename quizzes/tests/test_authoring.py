@@ -214,6 +214,14 @@ def test_every_editor_action_asks_for_an_author_before_it_looks_up_the_quiz(
     assert client_ta.get(f"{STAFF}{quiz.slug}/{action}").status_code == 405
 
 
+def test_a_rule_with_a_malformed_section_says_what_one_looks_like(client_ta, bank) -> None:
+    quiz = _draft(client_ta)
+    rule = {"count": "1", "points": "1", "section": "5.3"}
+    response = client_ta.post(f"{STAFF}{quiz.slug}/rules/", rule)
+    assert response.status_code == 400 and "章节锚点形如 sec-5-3" in response.content.decode()
+    assert not quiz.rules.exists()
+
+
 def test_a_rule_with_only_count_and_points_is_stored_with_empty_filters(client_ta, bank) -> None:
     quiz = _draft(client_ta)
     response = client_ta.post(f"{STAFF}{quiz.slug}/rules/", {"count": "2", "points": "1.5"})
