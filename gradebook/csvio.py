@@ -176,8 +176,10 @@ def gradebook_export(grid: dict) -> str:
     cat_keys = [c.key for c in course.categories]
     header = ["student_id", "username", "name", "section"]
     header += _unique(
-        [_plain(item.title) for item in items]
-        + [f"{course.category_title(key)} %" for key in cat_keys]
+        # Named as the page names them, in the reader's language (an English TA read Chinese
+        # titles and 测验 % beside English ones on the page).
+        [_plain(str(item)) for item in items]
+        + [f"{category_name(key, course.category_title(key))} %" for key in cat_keys]
         + [_("总评百分比（仅计已评分的项）"), _("预计总评百分比（未评的项按 0 分）")]
     )
     rows: list[list] = [header]

@@ -195,6 +195,21 @@ def test_whole_gradebook_export_has_items_categories_and_total(
 
 
 @pytest.mark.django_db
+def test_whole_gradebook_export_names_items_and_categories_in_the_readers_language(
+    client_ta, student_a, make_item, post
+) -> None:
+    """An English TA read Chinese titles and 测验 % beside the English page."""
+    quiz = make_item("quiz:1", max_points=10, title="第 1 讲测验")
+    GradeItem.objects.filter(pk=quiz.pk).update(title_en="Lecture 1 quiz")
+    post(student_a, quiz, 8)
+    client_ta.cookies["django_language"] = "en"
+    raw = client_ta.get("/grades/staff/export.csv").content.decode("utf-8-sig")
+    header = next(csv.reader(io.StringIO(raw)))
+    assert "Lecture 1 quiz" in header and "Quizzes %" in header, header
+    assert not any("测验" in name for name in header), header
+
+
+@pytest.mark.django_db
 def test_export_defuses_spreadsheet_formulas(client_ta, student_a, ta, make_item, post) -> None:
     from accounts.models import Profile
     from gradebook.services import grade_override
