@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import staff_required
@@ -224,9 +225,12 @@ def grades_import(request: HttpRequest) -> HttpResponse:
         except services.GradeError as exc:
             form.add_error(None, str(exc))
         else:
-            said = _("已导入 {item}：{changed} 行更新，{same} 行未变。").format(
-                item=str(item), changed=result.changed, same=result.unchanged
-            )
+            changed, same = result.changed, result.unchanged
+            said = _("已导入 %(item)s：%(changed)s，%(same)s。") % {
+                "item": item,
+                "changed": ngettext("%(n)d 行更新", "%(n)d 行更新", changed) % {"n": changed},
+                "same": ngettext("%(n)d 行未变", "%(n)d 行未变", same) % {"n": same},
+            }
             seen = (
                 _("学生现在能看到这一项的成绩。")
                 if item.released

@@ -19,8 +19,9 @@ NOUNS = (
     "sections|students|items|days|hours|rows|characters|lines|files|seconds|tests|entries|"
     "choices|pairs|weeks|bytes"
 )
-# A placeholder, at most one word (an adjective: "shared", "archived"), then a plural noun.
-COUNTED = re.compile(rf"%\((\w+)\)[sd] (?:[a-z-]+ )?(?:{NOUNS})\b")
+# A placeholder (%(n)d, or {n} in a brace-format message), at most one word (an adjective:
+# "shared", "archived"), then a plural noun.
+COUNTED = re.compile(rf"(?:%\((\w+)\)[sd]|\{{(\w+)\}}) (?:[a-z-]+ )?(?:{NOUNS})\b")
 
 # msgid -> why its number is never 1 (most are limits: the constant and its value).
 NEVER_ONE = {
@@ -38,6 +39,8 @@ NEVER_ONE = {
     "限时最多 %(limit_value)s 分钟。": "quizzes.models.TIME_LIMIT_MAX_MINUTES, 1440",
     "entries 必须是列表，且最多 %(n)d 条。": "similarity.archive.MAX_ENTRIES, 100000",
     "已读 %(read)s / %(total)s 节": "a lecture's section count; every lecture has many",
+    "全部 {n} 个测试通过": "gradinglab.runner.problems.MIN_TESTS, 2",
+    "全部 {n} 个测试通过（CPU 路径：只检查正确性）": "gradinglab.runner.problems.MIN_TESTS, 2",
     "已读 %(read)s / %(total)s 节（%(pct)s%%）": "the course's section count",
     "还有 %%(n)s 道题没有作答。": "attempt.js uses it for 2 or more; one has data-unanswered-one",
     "没有提交 %(name)s：%(backend)s 后端只接受 %(suffix)s 文件；编辑器中的代码已保留。": (

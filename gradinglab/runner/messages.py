@@ -110,7 +110,7 @@ ENGLISH: dict[str, str] = {
     ),
     "out_of_bounds": (
         "out-of-bounds {op} in kernel '{kernel}': {count} element(s) outside every tensor "
-        "argument (first at address {address}, {nbytes} bytes); mask the access"
+        "argument (first at address {address}, {nbytes}-byte elements); mask the access"
     ),
     "device_assert_failed": "tl.device_assert failed in kernel '{kernel}': {detail}",
     "during_timed_call": "during timed call {i}: ",

@@ -136,6 +136,18 @@ def _cases(raw: Any, what: str) -> list[TestCase]:
     return out
 
 
+# Correctness is checked on at least a small shape and an awkward one; pages also say "all N
+# tests passed" with N >= 2 (tests/test_english_plurals.py, NEVER_ONE).
+MIN_TESTS = 2
+
+
+def _tests(raw: Any, slug: str) -> list[TestCase]:
+    tests = _cases(raw, f"{slug}: tests")
+    if len(tests) < MIN_TESTS:
+        raise ProblemInvalid(f"{slug}: tests must list at least {MIN_TESTS} cases")
+    return tests
+
+
 def _parse(slug: str, path: Path, data: Any) -> Problem:
     if not isinstance(data, dict):
         raise ProblemInvalid(f"{slug}: problem.yaml is not a mapping")
@@ -162,7 +174,7 @@ def _parse(slug: str, path: Path, data: Any) -> Problem:
         entry_point=entry,
         dtypes=dtypes,
         tolerances=dict(data.get("tolerances") or {}),
-        tests=_cases(data.get("tests") or [], f"{slug}: tests"),
+        tests=_tests(data.get("tests") or [], slug),
         benchmarks=_cases(data.get("benchmarks") or [], f"{slug}: benchmarks"),
         cost=dict(data.get("cost") or {}),
         bound=bound,

@@ -9,7 +9,7 @@ from gradinglab.runner import cuda_build, devices, load_problem
 from gradinglab.runner.compare import check_tensor_type, compare, inputs_unchanged
 from gradinglab.runner.problems import ProblemInvalid, ProblemNotFound, eval_cost
 from gradinglab.runner.result import CAP_LOG, CAP_MESSAGE, finish, new_document, validate
-from gradinglab.runner.testing import table_device
+from gradinglab.runner.testing import problem_copy, problems_dir_override, table_device
 from gradinglab.runner.timing_check import judge
 
 
@@ -74,6 +74,13 @@ def test_cost_formulas_are_evaluated_safely() -> None:
     for bad in ("__import__('os')", "n.real", "open", "2 ** 100000", "[n]"):
         with pytest.raises((ProblemInvalid, SyntaxError)):
             eval_cost(bad, {"n": 1})
+
+
+def test_a_package_with_fewer_than_two_tests_is_invalid(tmp_path) -> None:
+    one = [{"name": "only", "shape": {"n": 8}}]
+    with problems_dir_override(problem_copy(tmp_path, "vector-add", tests=one)):
+        with pytest.raises(ProblemInvalid, match="at least 2 cases"):
+            load_problem("vector-add")
 
 
 def test_unknown_problem_slug_is_not_found() -> None:
