@@ -36,6 +36,8 @@ def _data():
     from decimal import Decimal
 
     rule_add(quiz=quiz, spec=RuleSpec(count=2, points=Decimal("1"), lecture=2))
+    # Published: a TA sees its settings as a disabled fieldset (it was 40 px wider than a phone).
+    quiz_with([singles[0]], slug="walkpub", title="Quiz P", published=True)
     assignment = make_assignment(title="Lab W")
     sub = Submission.objects.create(
         assignment=assignment, student=student, backend="triton", source="x", sha256="0" * 64,
@@ -56,6 +58,7 @@ def _pages(student, quiz, sub) -> list[str]:
         "/quizzes/staff/",
         "/quizzes/staff/bank/?quiz=walk",
         f"/quizzes/staff/{quiz.slug}/",
+        "/quizzes/staff/walkpub/",
         f"/quizzes/staff/{quiz.slug}/preview/?seed=3",
         "/quizzes/staff/bank/new/",
         "/accounts/staff/roster/",
