@@ -41,3 +41,8 @@ class RosterConfirmForm(forms.Form):
     invite = forms.BooleanField(
         label=_("给尚未设置密码的人发送邀请邮件"), required=False, initial=True
     )
+    # Shown only when the file lowers someone's staff role; never ticked for the uploader.
+    confirm_demotions = forms.BooleanField(
+        label=_("我确认降低上表中标为“降级”的人的角色，他们将失去相应的员工页面。"),
+        required=False,
+    )

@@ -24,6 +24,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from accounts import selectors
 from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
@@ -40,6 +41,10 @@ _MAX_ROSTER_ROWS = 20000  # a course is far smaller; guards against a wrong file
 
 class RosterError(LineErrors):
     """The roster file is invalid; `errors` lists (line number, reason)."""
+
+
+class RosterDemotionUnconfirmed(RosterError):
+    """The roster lowers staff roles (`errors` names the rows) and no one confirmed it."""
 
 
 @dataclass(frozen=True)
@@ -188,9 +193,23 @@ def _upsert(row: RosterRow) -> str:
 
 
 @transaction.atomic
-def roster_import(*, text: str) -> RosterResult:
-    """Import a roster atomically: any bad row means nothing is written. Re-running updates rows."""
+def roster_import(
+    *, text: str, by: AbstractBaseUser | None = None, demotions_confirmed: bool = False
+) -> RosterResult:
+    """Import a roster atomically: any bad row means nothing is written. Re-running updates rows.
+
+    A row that lowers a staff role (selectors.roster_demotions) needs `demotions_confirmed`; one
+    that lowers the importer's own (`by`) or leaves no instructor is refused whatever the flag.
+    """
     rows = roster_parse(text)
+    demotions = selectors.roster_demotions(rows)
+    refusals = selectors.roster_demotion_refusals(rows, demotions, by=by)
+    if refusals:
+        raise RosterError(refusals)
+    if demotions and not demotions_confirmed:
+        raise RosterDemotionUnconfirmed(
+            [(d.line, _("需要确认降级（%(change)s）") % {"change": d.label}) for d in demotions]
+        )
     roles_sync()
     counts = {"created": 0, "updated": 0, "unchanged": 0}
     for row in rows:

@@ -55,11 +55,32 @@ def roster_upload(request: HttpRequest) -> HttpResponse:
     except services.RosterError as exc:
         # Nothing is stored: the page names each bad line; fix the file and upload it again.
         return _roster_page(request, 400, upload_form=form, line_errors=exc.errors)
+    refusals = selectors.roster_demotion_refusals(
+        rows, selectors.roster_demotions(rows), by=request.user
+    )
+    if refusals:  # no confirmation allows these: the page names the rows, as for a bad file
+        return _roster_page(request, 400, upload_form=form, line_errors=refusals)
     confirm = RosterConfirmForm(
         initial={"payload": signing.dumps(form.text, salt=_SALT, compress=True)}
     )
-    context = {"preview": selectors.roster_preview(rows), "confirm_form": confirm}
-    return render(request, "accounts/staff/roster_preview.html", context)
+    return _preview_page(request, rows, confirm)
+
+
+def _preview_page(
+    request: HttpRequest,
+    rows: list,
+    confirm: RosterConfirmForm,
+    status: int = 200,
+    refusal: str = "",
+) -> HttpResponse:
+    preview = selectors.roster_preview(rows)
+    context = {
+        "preview": preview,
+        "confirm_form": confirm,
+        "demotions": any(p.status == "demoted" for p in preview),
+        "refusal": refusal,
+    }
+    return render(request, "accounts/staff/roster_preview.html", context, status=status)
 
 
 @login_required
@@ -74,10 +95,19 @@ def roster_confirm(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("预览已过期或无效，请重新上传文件。"))
         return redirect("accounts:staff_roster")
     try:
-        result = services.roster_import(text=text)  # validates every row again, all or nothing
-    except services.RosterError:
-        messages.error(request, _("文件有错误，没有导入任何内容；请重新上传。"))
-        return redirect("accounts:staff_roster")
+        # Validates every row and every role change again, all or nothing.
+        result = services.roster_import(
+            text=text, by=request.user, demotions_confirmed=bool(form.data.get("confirm_demotions"))
+        )
+    except services.RosterDemotionUnconfirmed:
+        # The preview again, its demotions named: tick the box to go on, or cancel.
+        confirm = RosterConfirmForm(
+            initial={"payload": form.data["payload"], "invite": bool(form.data.get("invite"))}
+        )
+        refusal = _("这个文件会降低员工的角色；请勾选确认后再导入，或取消。")
+        return _preview_page(request, services.roster_parse(text), confirm, 400, refusal=refusal)
+    except services.RosterError as exc:
+        return _roster_page(request, 400, line_errors=exc.errors)
     messages.success(
         request,
         _("名单已导入：新增 %(c)d，更新 %(u)d，不变 %(s)d。")

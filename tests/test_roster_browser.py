@@ -1,6 +1,8 @@
 """Must hold 2 (issue 14), in real Chromium: an instructor uploads a roster with a malformed line;
 the preview names the line and nothing is imported; the fixed file imports after a confirm; the
-invited student sets a password through the e-mailed link and logs in."""
+invited student sets a password through the e-mailed link and logs in. A file that would lower
+the instructor's own role is refused at the upload, naming the row; a TA's demotion is named in the
+preview and imports only once its confirmation is ticked."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounts.models import Profile
+from accounts.roles import role_of
 from accounts.services import user_create_with_role
 from tests.phonecards import cells_on_a_phone, misplaced_on_a_phone
 
@@ -83,3 +86,31 @@ def test_roster_upload_preview_confirm_and_invitation(
     page.wait_for_selector("#person-facts")
     assert "已设置密码" in page.inner_text("#person-facts")
     assert page.locator("#link-grades").count() == 1
+
+
+def test_a_demotion_is_named_and_needs_the_tick(
+    live_server, browser_page, login, instructor, ta
+) -> None:
+    page = browser_page
+    login(page, "instructor")
+    page.goto(f"{live_server.url}/accounts/staff/roster/")
+
+    _upload(page, HEADER + "instructor,I,i@example.edu,student,\n")
+    errors = page.inner_text("#roster-errors")
+    assert "第 2 行" in errors and "不能降低你自己的角色" in errors
+    assert role_of(User.objects.get(username="instructor")) == "instructor"
+
+    _upload(page, HEADER + "ta,T,t@example.edu,student,\n")
+    page.wait_for_selector("#roster-preview")
+    assert "降级：助教 → 学生" in page.inner_text("#roster-preview")
+    assert "降低员工的角色" in page.inner_text("#roster-demotions")
+    page.click("#roster-confirm button[type=submit]")  # not ticked
+    page.wait_for_selector("#roster-confirm .errorlist")
+    assert "请勾选确认" in page.inner_text("#roster-confirm")
+    assert role_of(User.objects.get(username="ta")) == "ta"
+
+    page.check("#roster-demotions input[type=checkbox]")
+    page.click("#roster-confirm button[type=submit]")
+    page.wait_for_url("**/accounts/staff/roster/")
+    assert "名单已导入" in page.inner_text("main")
+    assert role_of(User.objects.get(username="ta")) == "student"

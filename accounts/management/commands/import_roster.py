@@ -4,7 +4,12 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from accounts.services import RosterError, roster_import, roster_invite_many
+from accounts.services import (
+    RosterDemotionUnconfirmed,
+    RosterError,
+    roster_import,
+    roster_invite_many,
+)
 from pdcsite.uploads import csv_text
 
 
@@ -18,14 +23,21 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument(
+            "--confirm-demotions",
+            action="store_true",
+            help="allow rows that lower a TA's or instructor's role (refused otherwise)",
+        )
+        parser.add_argument(
             "--no-invite", action="store_true", help="import only; send no invitation e-mail"
         )
 
-    def handle(self, *args, file: Path, no_invite: bool, **options) -> None:
+    def handle(
+        self, *args, file: Path, no_invite: bool, confirm_demotions: bool, **options
+    ) -> None:
         with translation.override("en"):  # the command speaks English, its row reasons too
-            self._import(file, no_invite)
+            self._import(file, no_invite, confirm_demotions)
 
-    def _import(self, file: Path, no_invite: bool) -> None:
+    def _import(self, file: Path, no_invite: bool, confirm_demotions: bool) -> None:
         try:
             text = csv_text(file.read_bytes())
         except OSError as exc:
@@ -33,10 +45,15 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError(f"cannot read {file}: {' '.join(exc.messages)}") from exc
         try:
-            result = roster_import(text=text)
+            result = roster_import(text=text, demotions_confirmed=confirm_demotions)
         except RosterError as exc:
             lines = "\n".join(f"  line {line}: {reason}" for line, reason in exc.errors)
-            raise CommandError(f"{file}: nothing imported; fix these rows:\n{lines}") from exc
+            hint = (
+                " (or pass --confirm-demotions)"
+                if isinstance(exc, RosterDemotionUnconfirmed)
+                else ""
+            )
+            raise CommandError(f"{file}: nothing imported; fix these rows{hint}:\n{lines}") from exc
         self.stdout.write(
             f"roster imported: {result.created} created, {result.updated} updated, {result.unchanged} unchanged"
         )
