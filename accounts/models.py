@@ -29,6 +29,9 @@ class Profile(models.Model):
     display_name = models.CharField(_("姓名"), max_length=150)
     section = models.CharField(_("班级"), max_length=64, blank=True)
     pseudonym = models.CharField(_("排行榜昵称"), max_length=40, blank=True)
+    # When the last set-your-password e-mail went out (services.roster_invite); empty: never. The
+    # roster tells "not invited yet" from "invited on ..." by it, not by the password alone.
+    invited_at = models.DateTimeField(_("邀请时间"), null=True, blank=True)
 
     class Meta:
         verbose_name = pgettext_lazy("model name", "学生档案")

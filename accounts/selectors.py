@@ -141,6 +141,25 @@ def roster_people(*, section: str = "") -> list[AbstractBaseUser]:
     )
 
 
+def _invitable():
+    """Roster people who can be invited: active, with no password set yet."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(
+        profile__isnull=False, is_active=True, password__startswith="!"
+    )  # "!" starts every unusable password (django.contrib.auth.hashers.UNUSABLE_PASSWORD_PREFIX)
+
+
+def roster_not_invited_ids() -> list[int]:
+    """Everyone on the roster who has no password and was never sent an invitation."""
+    return list(_invitable().filter(profile__invited_at__isnull=True).values_list("pk", flat=True))
+
+
+def roster_invitable_ids(*, user_id: int) -> list[int]:
+    """The one person, if an invitation (again) may go to them; else nobody."""
+    return list(_invitable().filter(pk=user_id).values_list("pk", flat=True))
+
+
 def roster_sections() -> list[str]:
     values = Profile.objects.exclude(section="").values_list("section", flat=True)
     return sorted(set(values))

@@ -268,6 +268,7 @@ def roster_invite(user: AbstractBaseUser) -> bool:
     subject = render_to_string("accounts/email/invite_subject.txt", context).strip()
     body = render_to_string("accounts/email/invite_body.txt", context)
     send_mail(subject, body, None, [user.email])
+    Profile.objects.filter(user=user).update(invited_at=timezone.now())
     return True
 
 

@@ -1,6 +1,7 @@
 """Roster in the browser: upload a CSV, see every line's fate (or its errors), confirm; nothing is
 written until a clean file is confirmed. Instructors import (``accounts.change_profile``); TAs may
-look at the roster (``accounts.view_profile``)."""
+look at the roster (``accounts.view_profile``). Whoever imports may also send the invitation
+e-mail later, to one person or to everyone not invited yet."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def _roster_page(request: HttpRequest, status: int = 200, **extra) -> HttpRespon
         "sections": selectors.roster_sections(),
         "section": section,
         "can_import": can_import_roster(request.user),
+        "not_invited": len(selectors.roster_not_invited_ids()),
         "upload_form": extra.pop("upload_form", None) or RosterUploadForm(),
         **extra,
     }
@@ -85,6 +87,43 @@ def _preview_page(
 
 @login_required
 @require_POST
+def roster_invite(request: HttpRequest) -> HttpResponse:
+    """Send (or send again) the set-your-password e-mail: to one person (`user`), or to everyone on
+    the roster not invited yet (`all`). Whoever may import the roster may invite."""
+    if not can_import_roster(request.user):
+        raise PermissionDenied("only instructors invite")
+    user_id = request.POST.get("user", "")
+    if user_id.isdigit():
+        ids = selectors.roster_invitable_ids(user_id=int(user_id))
+    elif request.POST.get("all"):
+        ids = selectors.roster_not_invited_ids()
+    else:
+        ids = []
+    if not ids:
+        messages.info(request, _("没有需要邀请的人。"))
+        return redirect("accounts:staff_roster")
+    _invite(request, ids)
+    return redirect("accounts:staff_roster")
+
+
+def _invite(request: HttpRequest, user_ids: list[int] | tuple[int, ...]) -> None:
+    """Send the invitations and say how many went, and to whom the mail failed."""
+    invites = services.roster_invite_many(user_ids=user_ids)
+    messages.info(
+        request,
+        _("邀请邮件：已发送 %(sent)d，缺少地址 %(skipped)d。")
+        % {"sent": invites.sent, "skipped": invites.skipped},
+    )
+    if invites.failed:
+        messages.error(
+            request,
+            _("发给 %(names)s 的邮件失败；稍后可在名单页再次发送。")
+            % {"names": ", ".join(invites.failed)},
+        )
+
+
+@login_required
+@require_POST
 def roster_confirm(request: HttpRequest) -> HttpResponse:
     if not can_import_roster(request.user):
         raise PermissionDenied("only instructors import the roster")
@@ -114,16 +153,5 @@ def roster_confirm(request: HttpRequest) -> HttpResponse:
         % {"c": result.created, "u": result.updated, "s": result.unchanged},
     )
     if form.data.get("invite"):
-        invites = services.roster_invite_many(user_ids=result.pending_ids)
-        messages.info(
-            request,
-            _("邀请邮件：已发送 %(sent)d，缺少地址 %(skipped)d。")
-            % {"sent": invites.sent, "skipped": invites.skipped},
-        )
-        if invites.failed:
-            messages.error(
-                request,
-                _("发给 %(names)s 的邮件失败；再次导入同一文件即可重试。")
-                % {"names": ", ".join(invites.failed)},
-            )
+        _invite(request, result.pending_ids)
     return redirect("accounts:staff_roster")

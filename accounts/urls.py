@@ -42,6 +42,7 @@ urlpatterns = [
     path("staff/roster/", staff_views.roster, name="staff_roster"),
     path("staff/roster/upload/", staff_views.roster_upload, name="staff_roster_upload"),
     path("staff/roster/confirm/", staff_views.roster_confirm, name="staff_roster_confirm"),
+    path("staff/roster/invite/", staff_views.roster_invite, name="staff_roster_invite"),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_create, name="token_create"),
     path("profile/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),

@@ -114,3 +114,32 @@ def test_a_demotion_is_named_and_needs_the_tick(
     page.wait_for_url("**/accounts/staff/roster/")
     assert "名单已导入" in page.inner_text("main")
     assert role_of(User.objects.get(username="ta")) == "student"
+
+
+def test_invitations_sent_later_from_the_roster(
+    live_server, browser_page, login, instructor, mailoutbox
+) -> None:
+    """Imported with the invitation unticked: the roster says "not invited", and its buttons send
+    the e-mail to one person, then to everyone not invited yet."""
+    page = browser_page
+    login(page, "instructor")
+    page.goto(f"{live_server.url}/accounts/staff/roster/")
+    _upload(page, HEADER + GOOD)
+    page.wait_for_selector("#roster-preview")
+    page.uncheck("#roster-confirm input[name=invite]")
+    page.click("#roster-confirm button[type=submit]")
+    page.wait_for_url("**/accounts/staff/roster/")
+    row = "#roster tr[data-student-id='2026101']"
+    assert "待设置（未邀请）" in page.inner_text(row) and not mailoutbox
+
+    with page.expect_navigation():  # the roster again, with the message
+        page.click(f"{row} form.invite button")
+    assert "邀请邮件：已发送 1" in page.inner_text(".messages")
+    assert "已邀请" in page.inner_text(row) and "重新发送邀请" in page.inner_text(row)
+    assert [m.to for m in mailoutbox] == [["wangwu@example.edu"]]
+
+    with page.expect_navigation():
+        page.click("#roster-invite-all button")
+    assert "邀请邮件：已发送 1" in page.inner_text(".messages")
+    assert [m.to for m in mailoutbox[1:]] == [["zhaoliu@example.edu"]]
+    assert page.locator("#roster-invite-all").count() == 0
