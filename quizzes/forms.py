@@ -31,7 +31,9 @@ def section_field(*, required: bool) -> forms.RegexField:
     )
 
 
-class BankFilterForm(forms.Form):
+class QuestionFilterForm(forms.Form):
+    """Which bank questions: the bank page filters by these, and a drawing rule draws by them."""
+
     lecture = forms.IntegerField(
         label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
     )
@@ -42,6 +44,9 @@ class BankFilterForm(forms.Form):
     tag = forms.ChoiceField(
         label=_("考查层次"), choices=_BLANK + Question.Tag.choices, required=False
     )
+
+
+class BankFilterForm(QuestionFilterForm):
     seed = forms.IntegerField(
         label=_("样例种子"), required=False, min_value=0, help_text=_("参数化题目按此种子抽一组数")
     )
@@ -90,21 +95,13 @@ class PointsForm(forms.Form):
     )
 
 
-class RuleForm(forms.Form):
+class RuleForm(QuestionFilterForm):
     count = forms.IntegerField(label=_("抽题数"), min_value=1, max_value=50)
-    lecture = forms.IntegerField(
-        label=_("讲次"), required=False, min_value=LECTURE_MIN, max_value=LECTURE_MAX
-    )
-    section = section_field(required=False)
-    qtype = forms.ChoiceField(
-        label=_("题型"), choices=_BLANK + Question.Type.choices, required=False
-    )
-    tag = forms.ChoiceField(
-        label=_("考查层次"), choices=_BLANK + Question.Tag.choices, required=False
-    )
     points = column_decimal(
         QuizRule, "points", label=_("每题分值"), min_value=POINTS_MIN, initial=Decimal("1")
     )
+
+    field_order = ("count", "lecture", "section", "qtype", "tag", "points")
 
     def __init__(self, *args, **kwargs) -> None:
         # The quiz editor shows it beside the settings form, which has a `lecture` field too.
