@@ -10,7 +10,12 @@ from accounts.language import LanguageMarkedModelForm
 from gradebook.services import grade_item_late_policy_set
 from quizzes.access import PUBLISHED_IS_LOCKED, can_author, can_change, can_publish
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
-from quizzes.services import quiz_gradebook_item, quiz_late_policy
+from quizzes.services import (
+    quiz_gradebook_item,
+    quiz_late_policy,
+    quiz_settings_apply,
+    recomputed_text,
+)
 
 
 class ChoiceForm(LanguageMarkedModelForm):
@@ -153,11 +158,15 @@ class QuizAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj: Quiz, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        if obj.is_graded and obj.published:
-            # The gradebook lists the quiz (with its due date) before anyone submits.
+        # The gradebook lists the quiz (with its due date) before anyone submits; a changed
+        # maximum or grading method recomputes the grades already given, as on the staff editor.
+        changed = form.changed_data if change else []
+        recomputed = quiz_settings_apply(quiz=obj, changed=changed, actor=request.user)
+        if obj.is_graded and obj.published and "late_penalty_percent" in changed:
             item = quiz_gradebook_item(obj)
-            if change and "late_penalty_percent" in form.changed_data:
-                grade_item_late_policy_set(item=item, late=quiz_late_policy(obj))
+            grade_item_late_policy_set(item=item, late=quiz_late_policy(obj))
+        if recomputed:
+            self.message_user(request, recomputed_text(recomputed))
 
     @admin.display(description=_("统计"))
     def staff_links(self, obj: Quiz) -> str:

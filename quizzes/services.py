@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -19,8 +20,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
+from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason
 from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
@@ -536,29 +538,86 @@ def quiz_gradebook_item(quiz: Quiz):
 
 
 def _post_to_gradebook(attempt: Attempt) -> None:
-    """Raw points (scaled, no penalty) and the counting attempt's time: the gradebook judges."""
+    reason = Reason("attempt_graded", number=attempt.number, method=attempt.quiz.grading_method)
+    quiz_grade_sync(quiz=attempt.quiz, student=attempt.student, reason=reason)
+
+
+def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | None:
+    """Post the student's quiz grade from their submitted attempts' scores (scaled, no penalty)
+    and the counting attempt's time: the gradebook judges lateness. None when nothing is submitted."""
     from quizzes.grading import aggregate, counting_index
 
-    quiz = attempt.quiz
     submitted = list(
-        Attempt.objects.filter(quiz=quiz, student=attempt.student, state=Attempt.State.SUBMITTED)
+        Attempt.objects.filter(quiz=quiz, student=student, state=Attempt.State.SUBMITTED)
         .order_by("submitted_at", "number")
         .values_list("score", "submitted_at", "pk")
     )
     scores = [s for s, _at, _pk in submitted]
-    points = aggregate(quiz.grading_method, scores)
     counting = counting_index(quiz.grading_method, scores)
-    item = quiz_gradebook_item(quiz)
-    grade_record(
-        student=attempt.student,
-        item=item,
-        points=points,
+    if counting is None:
+        return None
+    return grade_record(
+        student=student,
+        item=quiz_gradebook_item(quiz),
+        points=aggregate(quiz.grading_method, scores),
         source="quiz",
-        actor=None,
-        reason=Reason("attempt_graded", number=attempt.number, method=quiz.grading_method),
+        actor=actor,
+        reason=reason,
         submitted_at=submitted[counting][1],
         ref=f"quiz-attempt:{submitted[counting][2]}",
     )
+
+
+# Settings whose change alters grades already given: the scale of every attempt's score (the
+# gradebook maximum) and which attempts make the grade (the grading method).
+RESCORE_FIELDS = frozenset({"grade_max_points", "grading_method"})
+
+
+def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
+    """What follows a staff change of a quiz's settings (already saved): a published graded
+    quiz's gradebook item follows its title, maximum and due date, and a change of a
+    ``RESCORE_FIELDS`` setting recomputes the grades already given. Returns how many students'
+    grades were recomputed."""
+    if quiz.is_graded and quiz.published:
+        quiz_gradebook_item(quiz)
+    if RESCORE_FIELDS.isdisjoint(changed):
+        return 0
+    return quiz_grades_rescore(quiz=quiz, actor=actor)
+
+
+def recomputed_text(count: int) -> str:
+    """What the staff pages say after ``quiz_settings_apply`` recomputed ``count`` grades."""
+    return ngettext(
+        "已按新设置重新计算 %(n)d 名学生的成绩。", "已按新设置重新计算 %(n)d 名学生的成绩。", count
+    ) % {"n": count}
+
+
+@transaction.atomic
+def quiz_grades_rescore(*, quiz: Quiz, actor) -> int:
+    """Rescore (nothing is graded again): every submitted attempt's score from its stored raw
+    score under the quiz's current maximum, then each student's gradebook grade under the current
+    grading method, audited as a rescore by ``actor``; a staff override stays in force. Returns
+    how many students' grades were recomputed (0 for a quiz with no gradebook item)."""
+    attempts = list(
+        Attempt.objects.select_for_update(of=("self",))
+        .filter(quiz=quiz, state=Attempt.State.SUBMITTED)
+        .select_related("student")
+        .order_by("pk")
+    )
+    rescaled = []
+    for attempt in attempts:
+        score = scaled_score(attempt.raw_score, attempt.raw_max, quiz.grade_max_points)
+        if score != attempt.score:
+            attempt.score = score
+            rescaled.append(attempt)
+    Attempt.objects.bulk_update(rescaled, ["score"])
+    if not quiz.is_graded or not GradeItem.objects.filter(key=quiz.gradebook_key).exists():
+        return 0
+    students = {attempt.student_id: attempt.student for attempt in attempts}
+    reason = Reason("quiz_rescore", user=actor.get_username())
+    for student in students.values():
+        quiz_grade_sync(quiz=quiz, student=student, reason=reason, actor=actor)
+    return len(students)
 
 
 def attempts_expire_overdue() -> int:

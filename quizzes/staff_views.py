@@ -20,7 +20,7 @@ from quizzes import forms as qforms
 from quizzes.access import PUBLISHED_IS_LOCKED, author_required, can_change, can_publish
 from quizzes.bank import dump_bank_file
 from quizzes.models import Quiz
-from quizzes.services import QuizError, quiz_gradebook_item
+from quizzes.services import QuizError, quiz_settings_apply, recomputed_text
 
 DEFAULT_SEED = 1
 
@@ -187,9 +187,10 @@ def quiz_settings(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     if not form.is_valid():
         return _edit_page(request, Quiz.objects.get(pk=quiz.pk), 400, settings_form=form)
     quiz = form.save()
-    if quiz.published:
-        quiz_gradebook_item(quiz)  # title, maximum and due date follow the quiz
+    recomputed = quiz_settings_apply(quiz=quiz, changed=form.changed_data, actor=request.user)
     messages.success(request, _("设置已保存。"))
+    if recomputed:
+        messages.info(request, recomputed_text(recomputed))
     return _to_editor(quiz)
 
 
