@@ -114,6 +114,35 @@ def _penalty(item: ItemSpec, uncovered_days: int) -> Decimal:
     return min(item.penalty_per_day * uncovered_days, item.penalty_cap, HUNDRED)
 
 
+def _days_charged(item: ItemSpec, submitted_at: datetime | None, due: datetime | None) -> int:
+    """Late days the item's policy charges (before grace days): none under the NONE policy."""
+    return days_late(submitted_at, due) if item.late_policy != NONE else 0
+
+
+def _after_penalty(points: Decimal, penalty_percent: Decimal) -> Decimal:
+    return q2(points * (HUNDRED - penalty_percent) / HUNDRED)
+
+
+@dataclass(frozen=True)
+class LateRule:
+    """One student's lateness on one item: the item's policy and the student's own (extended) due
+    date. For an app choosing between the student's works of that item, or saying whether one was
+    late; the item's result itself comes from `compute_standing`, which also spends grace days."""
+
+    item: ItemSpec
+    due_at: datetime | None
+
+    def is_late(self, submitted_at: datetime | None) -> bool:
+        return days_late(submitted_at, self.due_at) > 0
+
+    def penalty_percent(self, submitted_at: datetime | None) -> Decimal:
+        """The percent lost before grace days (which depend on the student's other items)."""
+        return _penalty(self.item, _days_charged(self.item, submitted_at, self.due_at))
+
+    def counted(self, points: Decimal, submitted_at: datetime | None) -> Decimal:
+        return _after_penalty(points, self.penalty_percent(submitted_at))
+
+
 def _item_result(
     item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int
 ) -> tuple[ItemResult, int]:
@@ -130,11 +159,11 @@ def _item_result(
             result.status, result.counted = MISSING, ZERO
         return result, 0
     result.status, result.raw = GRADED, score.points
-    late = days_late(score.submitted_at, due) if item.late_policy != NONE else 0
+    late = _days_charged(item, score.submitted_at, due)
     grace = min(late, grace_left) if item.late_policy == GRACE else 0
     result.days_late, result.grace_days = late, grace
     result.penalty_percent = _penalty(item, late - grace)
-    result.counted = q2(score.points * (HUNDRED - result.penalty_percent) / HUNDRED)
+    result.counted = _after_penalty(score.points, result.penalty_percent)
     return result, grace
 
 

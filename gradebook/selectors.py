@@ -128,6 +128,15 @@ def extended_dues(student: AbstractBaseUser, keys: Iterable[str]) -> dict[str, d
     return _due_overrides([student.pk], keys).get(student.pk, {})
 
 
+def late_rule(student: AbstractBaseUser, key: str) -> calc.LateRule | None:
+    """The lateness rule the gradebook charges ``student`` by on the item ``key`` (its policy,
+    their own due date); None when there is no such item."""
+    item = GradeItem.objects.filter(key=key).first()
+    if item is None:
+        return None
+    return calc.LateRule(_spec(item), extended_dues(student, [key]).get(key, item.due_at))
+
+
 def standing(course: Course, facts: calc.StudentFacts, *, released_only: bool) -> calc.Standing:
     return calc.compute_standing(
         items=course.specs,

@@ -125,3 +125,19 @@ def counting_index(method: str, scores_in_submit_order: Sequence[Decimal]) -> in
     if method in ("last", "average"):
         return len(scores_in_submit_order) - 1
     raise ValueError(f"unknown grading method {method!r}")
+
+
+def quiz_grade(
+    method: str, scores: Sequence[Decimal], counted: Sequence[Decimal]
+) -> tuple[Decimal, int] | None:
+    """(The grade to post, the index of its counting attempt) from the submitted attempts' scores
+    in submit order; None when there is none. ``counted`` holds each score as the gradebook will
+    count it after its late penalty (`gradebook.calc.LateRule`): "best" is the attempt worth most
+    after its penalty, so a late 20 at 50 % (10) loses to an on-time 16.36. The grade posted is
+    the attempt's own score: the gradebook charges the penalty, by the attempt's time."""
+    index = counting_index(method, counted)
+    if index is None:
+        return None
+    if method == "average":
+        return aggregate(method, scores), index
+    return scores[index], index

@@ -24,11 +24,18 @@ from django.utils.translation import gettext_noop, ngettext
 
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason
+from gradebook.selectors import late_rule
 from gradebook.services import grade_item_ensure, grade_record
 from quizzes import clock
 from quizzes.bank import ID_TAKEN, BankError, BankFile, QuestionSpec
 from quizzes.generators import variant_seed
-from quizzes.grading import AnswerFormatError, AnswerOutOfRange, parse_number, scaled_score
+from quizzes.grading import (
+    AnswerFormatError,
+    AnswerOutOfRange,
+    parse_number,
+    quiz_grade,
+    scaled_score,
+)
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.scoring import answer_fraction
 
@@ -544,22 +551,25 @@ def _post_to_gradebook(attempt: Attempt) -> None:
 
 def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | None:
     """Post the student's quiz grade from their submitted attempts' scores (scaled, no penalty)
-    and the counting attempt's time: the gradebook judges lateness. None when nothing is submitted."""
-    from quizzes.grading import aggregate, counting_index
-
+    and the counting attempt's time: the gradebook charges lateness, and its rule for this student
+    (`late_rule`) also decides which attempt is best. None when nothing is submitted."""
     submitted = list(
         Attempt.objects.filter(quiz=quiz, student=student, state=Attempt.State.SUBMITTED)
         .order_by("submitted_at", "number")
         .values_list("score", "submitted_at", "pk")
     )
-    scores = [s for s, _at, _pk in submitted]
-    counting = counting_index(quiz.grading_method, scores)
-    if counting is None:
+    item = quiz_gradebook_item(quiz)
+    rule = late_rule(student, item.key)
+    scores = [score for score, _at, _pk in submitted]
+    counted = [rule.counted(score, at) for score, at, _pk in submitted]
+    graded = quiz_grade(quiz.grading_method, scores, counted)
+    if graded is None:
         return None
+    points, counting = graded
     return grade_record(
         student=student,
-        item=quiz_gradebook_item(quiz),
-        points=aggregate(quiz.grading_method, scores),
+        item=item,
+        points=points,
         source="quiz",
         actor=actor,
         reason=reason,
@@ -569,8 +579,9 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
 
 
 # Settings whose change alters grades already given: the scale of every attempt's score (the
-# gradebook maximum) and which attempts make the grade (the grading method).
-RESCORE_FIELDS = frozenset({"grade_max_points", "grading_method"})
+# gradebook maximum) and which attempt makes the grade (the grading method; for "best", the due
+# date too, since the best attempt is the best after the late penalty).
+RESCORE_FIELDS = frozenset({"grade_max_points", "grading_method", "closes_at"})
 
 
 def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:

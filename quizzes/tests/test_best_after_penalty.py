@@ -1,0 +1,81 @@
+""" "Best" is the attempt worth most after the gradebook's late penalty, judged by the gradebook's
+one lateness rule (gradebook.calc.LateRule: the item's policy, the student's own due date). Before,
+it was the best score before the penalty: 16 on time and 20 late at 50 % counted 10."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from gradebook.models import Grade, GradeItem
+from gradebook.selectors import student_view
+from gradebook.services import extension_grant
+from quizzes import clock
+from quizzes.models import Attempt, Quiz
+from quizzes.services import answer_save, attempt_start, attempt_submit
+from quizzes.tests.factories import question_single, quiz_with
+
+pytestmark = pytest.mark.django_db
+
+DUE = (timezone.now() - timedelta(days=30)).replace(microsecond=0)
+
+
+@pytest.fixture
+def quiz(db) -> Quiz:
+    return quiz_with(
+        [question_single(f"bp-{i}") for i in range(5)],
+        closes_at=DUE,
+        late_until=DUE + timedelta(days=10),
+        late_penalty_percent=Decimal("50"),
+        grade_max_points=Decimal("20"),
+    )
+
+
+def _submit_at(quiz: Quiz, student, right: int, at, monkeypatch) -> Attempt:
+    monkeypatch.setattr(clock, "now", lambda: at)
+    attempt = attempt_start(quiz=quiz, student=student)
+    for i, qid in enumerate(sorted(attempt.question_ids)):
+        answer_save(attempt_id=attempt.pk, student=student, question_id=qid,
+                    data={"value": ["a" if i < right else "b"]})  # fmt: skip
+    return attempt_submit(attempt_id=attempt.pk)
+
+
+def _counted(student, quiz: Quiz) -> Decimal:
+    row = next(r for r in student_view(student)["rows"] if r.item.key == quiz.gradebook_key)
+    return row.result.counted
+
+
+def test_an_on_time_attempt_beats_a_better_late_one_after_its_penalty(
+    quiz, student_a, monkeypatch
+) -> None:
+    on_time = _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, late: counts 10
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (
+        Decimal("16.00"),
+        f"quiz-attempt:{on_time.pk}",
+    )
+    assert _counted(student_a, quiz) == Decimal("16.00")
+
+
+def test_a_late_attempt_still_wins_when_it_is_worth_more_after_its_penalty(
+    quiz, student_a, monkeypatch
+) -> None:
+    _submit_at(quiz, student_a, 1, DUE - timedelta(hours=1), monkeypatch)  # 4
+    _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 late: counts 10
+    assert _counted(student_a, quiz) == Decimal("10.00")
+
+
+def test_the_students_extension_is_the_rule_that_judges(
+    quiz, student_a, instructor, monkeypatch
+) -> None:
+    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    item = GradeItem.objects.get(key=quiz.gradebook_key)
+    extension_grant(student=student_a, item=item, actor=instructor, extra_days=2)
+    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # on time for them
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
+    assert _counted(student_a, quiz) == Decimal("20.00")
