@@ -7,15 +7,10 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm
-from gradebook.services import grade_item_late_policy_set
 from quizzes.access import PUBLISHED_IS_LOCKED, can_author, can_change, can_publish
+from quizzes.forms import QuizLatePenaltyForm
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
-from quizzes.services import (
-    quiz_gradebook_item,
-    quiz_late_policy,
-    quiz_settings_apply,
-    recomputed_text,
-)
+from quizzes.services import quiz_settings_apply, recomputed_text
 
 
 class ChoiceForm(LanguageMarkedModelForm):
@@ -58,7 +53,7 @@ class QuizAdmin(admin.ModelAdmin):
     list_filter = ("kind", "published")
     prepopulated_fields = {"slug": ("title",)}
     inlines = [PoolInline]
-    form = LanguageMarkedModelForm
+    form = QuizLatePenaltyForm
     fieldsets = (
         (
             None,
@@ -162,9 +157,6 @@ class QuizAdmin(admin.ModelAdmin):
         # maximum or grading method recomputes the grades already given, as on the staff editor.
         changed = form.changed_data if change else []
         recomputed = quiz_settings_apply(quiz=obj, changed=changed, actor=request.user)
-        if obj.is_graded and obj.published and "late_penalty_percent" in changed:
-            item = quiz_gradebook_item(obj)
-            grade_item_late_policy_set(item=item, late=quiz_late_policy(obj))
         if recomputed:
             self.message_user(request, recomputed_text(recomputed))
 

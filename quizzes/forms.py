@@ -14,6 +14,7 @@ from pdcsite.params import MAX_ID
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
 from quizzes.models import LECTURE_MAX, LECTURE_MIN, Question, Quiz, QuizQuestion, QuizRule
+from quizzes.selectors import flat_late_percent, late_terms, quiz_late_item
 
 _DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 _BLANK = [("", _("全部"))]
@@ -52,7 +53,33 @@ class BankFilterForm(QuestionFilterForm):
     )
 
 
-class QuizSettingsForm(LanguageMarkedModelForm):
+class QuizLatePenaltyForm(LanguageMarkedModelForm):
+    """A quiz's settings form (the staff editor's, the admin's) whose "迟交扣分" is the gradebook
+    item's policy once the item exists: the field shows it, and saving a new value writes it there
+    (`quiz_settings_apply`). A policy the one percent cannot say (per day, grace days) shows as
+    words, and the field is read-only: it is changed in the gradebook."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields.get("late_penalty_percent")
+        if field is None or self.instance.pk is None:
+            return
+        item = quiz_late_item(self.instance)
+        percent = flat_late_percent(item)
+        if percent is not None:
+            self.initial["late_penalty_percent"] = percent
+            if item.pk:
+                field.help_text = _(
+                    "即成绩册中本测验成绩项的迟交政策：迟交任意天数扣此百分比；在此或在成绩册中修改均可"
+                )
+            return
+        field.disabled = True
+        field.help_text = _("成绩册中的迟交政策：%(terms)s。请在成绩册中修改。") % {
+            "terms": late_terms(item)
+        }
+
+
+class QuizSettingsForm(QuizLatePenaltyForm):
     class Meta:
         model = Quiz
         fields = (

@@ -11,6 +11,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 
 from accounts.language import in_page_language, page_lang
+from gradebook.models import GradeItem
+from gradebook.templatetags.gradebook_tags import pts
 from lectures.selectors import SectionLink, section_links
 from pdcsite.moments import local_text
 from quizzes import clock
@@ -18,7 +20,7 @@ from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
 from quizzes.scoring import answer_fraction, correct_keys, question_variant
-from quizzes.services import points_in, quiz_hard_close
+from quizzes.services import points_in, quiz_hard_close, quiz_late_policy
 
 
 @dataclass
@@ -232,6 +234,42 @@ def quiz_status(quiz: Quiz, student) -> QuizStatus:
     return QuizStatus(
         quiz, attempts, open_attempt, left, open_attempt is not None or not reason, reason
     )
+
+
+# ----------------------------------------------------------------------------- late policy
+def quiz_late_item(quiz: Quiz) -> GradeItem:
+    """Where a quiz's late policy lives: its gradebook item, which charges the penalty and which
+    staff may change in the gradebook; before the item exists (a draft, a practice quiz), an
+    unsaved item holding the policy it will be created with (the quiz's "迟交扣分")."""
+    item = GradeItem.objects.filter(key=quiz.gradebook_key).first() if quiz.pk else None
+    return item or GradeItem(key=quiz.gradebook_key, **quiz_late_policy(quiz))
+
+
+def flat_late_percent(item: GradeItem) -> Decimal | None:
+    """The item's policy as a quiz's one "迟交扣分 %" (any lateness costs that percent), or None
+    when the gradebook holds a policy that one percent cannot say (per day, grace days)."""
+    if item.late_policy == GradeItem.LatePolicy.NONE:
+        return Decimal(0)
+    if (
+        item.late_policy == GradeItem.LatePolicy.PENALTY
+        and item.late_penalty_per_day >= item.late_penalty_cap
+    ):
+        return item.late_penalty_cap
+    return None
+
+
+def late_terms(item: GradeItem) -> str:
+    """The late policy in words: "扣分 10%", or the gradebook's per-day terms."""
+    flat = flat_late_percent(item)
+    if flat == 0:
+        return str(item.get_late_policy_display())
+    if flat is not None:
+        return _("扣分 %(p)s%%") % {"p": pts(flat)}
+    return _("%(policy)s：每天 %(p)s%%，上限 %(cap)s%%") % {
+        "policy": item.get_late_policy_display(),
+        "p": pts(item.late_penalty_per_day),
+        "cap": pts(item.late_penalty_cap),
+    }
 
 
 def quizzes_for_index(user) -> list[Quiz]:

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_noop, ngettext
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason
 from gradebook.selectors import late_rule
-from gradebook.services import grade_item_ensure, grade_record
+from gradebook.services import grade_item_ensure, grade_item_late_policy_set, grade_record
 from quizzes import clock
 from quizzes.bank import ID_TAKEN, BankError, BankFile, QuestionSpec
 from quizzes.generators import variant_seed
@@ -581,16 +581,23 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
 # Settings whose change alters grades already given: the scale of every attempt's score (the
 # gradebook maximum) and which attempt makes the grade (the grading method; for "best", the due
 # date too, since the best attempt is the best after the late penalty).
-RESCORE_FIELDS = frozenset({"grade_max_points", "grading_method", "closes_at"})
+RESCORE_FIELDS = frozenset(
+    {"grade_max_points", "grading_method", "closes_at", "late_penalty_percent"}
+)
 
 
 def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
     """What follows a staff change of a quiz's settings (already saved): a published graded
-    quiz's gradebook item follows its title, maximum and due date, and a change of a
-    ``RESCORE_FIELDS`` setting recomputes the grades already given. Returns how many students'
-    grades were recomputed."""
+    quiz's gradebook item follows its title, maximum and due date, a new late penalty becomes
+    the item's policy, and a change of a ``RESCORE_FIELDS`` setting recomputes the grades
+    already given. Returns how many students' grades were recomputed."""
     if quiz.is_graded and quiz.published:
         quiz_gradebook_item(quiz)
+    item = GradeItem.objects.filter(key=quiz.gradebook_key).first()
+    if item is not None and "late_penalty_percent" in changed:
+        # The gradebook item holds the policy once it exists (it charges the penalty): a new
+        # "迟交扣分" is written there, never kept on the quiz alone.
+        grade_item_late_policy_set(item=item, late=quiz_late_policy(quiz))
     if RESCORE_FIELDS.isdisjoint(changed):
         return 0
     return quiz_grades_rescore(quiz=quiz, actor=actor)

@@ -52,7 +52,12 @@ def quiz_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "quizzes/quiz_detail.html",
-        {"quiz": quiz, "status": status, "is_staff": is_staff_member(request.user)},
+        {
+            "quiz": quiz,
+            "status": status,
+            "is_staff": is_staff_member(request.user),
+            "late_terms": selectors.late_terms(selectors.quiz_late_item(quiz)),
+        },
     )
 
 
@@ -144,6 +149,7 @@ def attempt_review(request: HttpRequest, pk: int) -> HttpResponse:
             "quiz": attempt.quiz,
             "questions": selectors.attempt_questions(attempt),
             "flags": flags,
+            "late_terms": selectors.late_terms(selectors.quiz_late_item(attempt.quiz)),
         },
     )
 
