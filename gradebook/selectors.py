@@ -128,13 +128,25 @@ def extended_dues(student: AbstractBaseUser, keys: Iterable[str]) -> dict[str, d
     return _due_overrides([student.pk], keys).get(student.pk, {})
 
 
+def late_rules(
+    student_ids: Iterable[int], keys: Iterable[str]
+) -> dict[tuple[int, str], calc.LateRule]:
+    """The lateness rule the gradebook charges each student by on each item (the item's policy,
+    the student's own due date), by (student id, item key), in two queries; items that do not
+    exist are left out."""
+    ids = list(student_ids)
+    specs = {item.key: _spec(item) for item in GradeItem.objects.filter(key__in=list(keys))}
+    overrides = _due_overrides(ids, specs)
+    return {
+        (student_id, key): calc.LateRule(spec, overrides.get(student_id, {}).get(key, spec.due_at))
+        for student_id in ids
+        for key, spec in specs.items()
+    }
+
+
 def late_rule(student: AbstractBaseUser, key: str) -> calc.LateRule | None:
-    """The lateness rule the gradebook charges ``student`` by on the item ``key`` (its policy,
-    their own due date); None when there is no such item."""
-    item = GradeItem.objects.filter(key=key).first()
-    if item is None:
-        return None
-    return calc.LateRule(_spec(item), extended_dues(student, [key]).get(key, item.due_at))
+    """`late_rules` of one student on one item; None when there is no such item."""
+    return late_rules([student.pk], [key]).get((student.pk, key))
 
 
 def standing(course: Course, facts: calc.StudentFacts, *, released_only: bool) -> calc.Standing:

@@ -461,7 +461,6 @@ class Attempt(models.Model):
     )
     submitted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("提交时间"))
     auto_submitted = models.BooleanField(default=False, verbose_name=_("自动提交"))
-    late = models.BooleanField(default=False, verbose_name=_("迟交"))
     raw_score = models.DecimalField(
         max_digits=8, decimal_places=3, null=True, blank=True, verbose_name=_("原始分")
     )

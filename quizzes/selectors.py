@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -11,7 +12,9 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 
 from accounts.language import in_page_language, page_lang
+from gradebook.calc import days_late
 from gradebook.models import GradeItem
+from gradebook.selectors import late_rules
 from gradebook.templatetags.gradebook_tags import pts
 from lectures.selectors import SectionLink, section_links
 from pdcsite.moments import local_text
@@ -212,6 +215,7 @@ def seconds_left(attempt: Attempt) -> int | None:
 class QuizStatus:
     quiz: Quiz
     attempts: list[Attempt]
+    late: set[int]  # the attempts (pk) that were late: `late_attempt_ids`
     open_attempt: Attempt | None
     attempts_left: int | None
     can_start: bool
@@ -232,7 +236,13 @@ def quiz_status(quiz: Quiz, student) -> QuizStatus:
     elif left == 0 and open_attempt is None:
         reason = _("已用完作答次数")
     return QuizStatus(
-        quiz, attempts, open_attempt, left, open_attempt is not None or not reason, reason
+        quiz,
+        attempts,
+        late_attempt_ids(attempts),
+        open_attempt,
+        left,
+        open_attempt is not None or not reason,
+        reason,
     )
 
 
@@ -270,6 +280,23 @@ def late_terms(item: GradeItem) -> str:
         "p": pts(item.late_penalty_per_day),
         "cap": pts(item.late_penalty_cap),
     }
+
+
+def late_attempt_ids(attempts: Iterable[Attempt]) -> set[int]:
+    """The submitted attempts that were late, by the gradebook's rule as it stands now: submitted
+    after the student's own due date (the quiz's item's, or their extension's), so a moved close
+    time or a new extension shows at once, as the penalty does. A quiz with no gradebook item
+    (practice) by its close time."""
+    done = [a for a in attempts if a.submitted_at is not None]
+    keys = {a.quiz.gradebook_key for a in done}
+    rules = late_rules({a.student_id for a in done}, keys) if done else {}
+    late = set()
+    for a in done:
+        rule = rules.get((a.student_id, a.quiz.gradebook_key))
+        due = rule.due_at if rule else a.quiz.closes_at
+        if days_late(a.submitted_at, due) > 0:
+            late.add(a.pk)
+    return late
 
 
 def quizzes_for_index(user) -> list[Quiz]:
@@ -393,6 +420,7 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
         .order_by("student__username", "number")
     )
     columns = [(q.pk, q.bank_id) for q in _served_questions(quiz, attempts)]
+    late = late_attempt_ids(attempts)
     header = [
         "username",
         "name",
@@ -425,7 +453,7 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
                 local_text(a.started_at, seconds=True),
                 local_text(a.submitted_at, seconds=True),
                 _yes_no(a.auto_submitted),
-                _yes_no(a.late),
+                _yes_no(a.pk in late),
                 _s(a.raw_score),
                 _s(a.raw_max),
                 _s(a.score),

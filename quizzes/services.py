@@ -511,7 +511,6 @@ def _grade(attempt: Attempt) -> None:
         raw += answer.points
     Answer.objects.bulk_update(graded, ["fraction", "points"])
     attempt.raw_score, attempt.raw_max = raw, raw_max
-    attempt.late = bool(quiz.closes_at and attempt.submitted_at > quiz.closes_at)
     attempt.score = scaled_score(raw, raw_max, quiz.grade_max_points)
 
 

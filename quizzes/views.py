@@ -150,6 +150,7 @@ def attempt_review(request: HttpRequest, pk: int) -> HttpResponse:
             "questions": selectors.attempt_questions(attempt),
             "flags": flags,
             "late_terms": selectors.late_terms(selectors.quiz_late_item(attempt.quiz)),
+            "late": attempt.pk in selectors.late_attempt_ids([attempt]),
         },
     )
 

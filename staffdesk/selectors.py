@@ -18,6 +18,7 @@ from gradinglab import conf
 from gradinglab.models import Assignment, GradingJob, Submission
 from gradinglab.selectors import workers_status
 from quizzes.models import Attempt, Quiz
+from quizzes.selectors import late_attempt_ids
 
 LIST_MAX = 20  # rows per panel; the count says how many there are in all
 CLOSING_DAYS = 7  # "closing this week": close time within the next 7 days
@@ -93,13 +94,15 @@ def dashboard() -> dict:
 
 def person(user: AbstractBaseUser) -> dict:
     """Everything about one person on the roster, for the page that links it all."""
+    attempts = list(
+        Attempt.objects.owned_by(user).select_related("quiz").order_by("-started_at")[:50]
+    )
     return {
         "person": user,
         "role": role_of(user),
         "profile": getattr(user, "profile", None),
-        "attempts": Attempt.objects.owned_by(user)
-        .select_related("quiz")
-        .order_by("-started_at")[:50],
+        "attempts": attempts,
+        "late_attempts": late_attempt_ids(attempts),
         "submissions": Submission.objects.owned_by(user)
         .select_related("assignment__problem")
         .order_by("-created_at")[:50],

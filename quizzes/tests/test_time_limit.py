@@ -9,6 +9,7 @@ import pytest
 from gradebook.models import Grade
 from quizzes import clock
 from quizzes.models import Attempt
+from quizzes.selectors import late_attempt_ids
 from quizzes.services import QuizError, SaveOutcome, answer_save, attempt_start, attempt_submit
 from quizzes.tasks import expire_overdue_attempts
 from quizzes.tests.factories import question_numeric, question_single, quiz_with
@@ -133,7 +134,8 @@ def test_quiz_close_caps_the_deadline_and_late_window_applies_penalty(
     fake_clock.advance(minutes=8)
     assert _answer(attempt, q, "a").saved
     attempt = attempt_submit(attempt_id=attempt.pk)
-    assert attempt.late and attempt.score == Decimal("10.00")  # raw: the gradebook charges 30 %
+    assert late_attempt_ids([attempt]) == {attempt.pk}
+    assert attempt.score == Decimal("10.00")  # raw: the gradebook charges 30 %
     fake_clock.advance(minutes=30)
     with pytest.raises(QuizError, match="已截止"):
         attempt_start(quiz=quiz, student=student_a)
@@ -152,5 +154,5 @@ def test_submit_inside_the_grace_at_close_is_not_late(fake_clock, student_a, db)
     _answer(attempt, q, "a")
     fake_clock.advance(minutes=5, seconds=1)  # the click left the browser just before the close
     attempt = attempt_submit(attempt_id=attempt.pk)
-    assert not attempt.late and attempt.submitted_at == quiz.closes_at
+    assert not late_attempt_ids([attempt]) and attempt.submitted_at == quiz.closes_at
     assert attempt.score == Decimal("10.00")
