@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -251,6 +252,25 @@ def grade_override_clear(
     return grade
 
 
+# --- Apps whose score depends on the due date -----------------------------------------------------
+# A quiz graded "best" posts the attempt worth most after the late penalty, and the student's due
+# date decides that penalty. The gradebook imports no app (they depend on it), so such an app
+# registers, in its AppConfig.ready(), a resync for its items' key prefix ("quiz:"), called in the
+# same transaction when a student's due date on one of those items changes.
+DueFollower = Callable[..., object]  # resync(*, item, student, actor)
+_DUE_FOLLOWERS: dict[str, DueFollower] = {}
+
+
+def due_follower_register(key_prefix: str, resync: DueFollower) -> None:
+    _DUE_FOLLOWERS[key_prefix] = resync
+
+
+def _due_changed(*, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser) -> None:
+    for prefix, resync in _DUE_FOLLOWERS.items():
+        if item.key.startswith(prefix):
+            resync(item=item, student=student, actor=actor)
+
+
 # --- Release, deadlines, excusals: staff decisions, each one audited ------------------------------
 
 
@@ -351,6 +371,7 @@ def extension_grant(
         reason=note,
         now=now,
     )
+    _due_changed(item=item, student=student, actor=actor)
     return extension
 
 
@@ -368,6 +389,7 @@ def extension_revoke(
             reason=reason.strip(),
             now=timezone.now(),
         )
+        _due_changed(item=item, student=student, actor=actor)
     return bool(deleted)
 
 

@@ -577,6 +577,16 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
     )
 
 
+def quiz_grade_follow_due(*, item: GradeItem, student, actor) -> None:
+    """The student's due date on a quiz's item changed (an extension granted or revoked): the
+    attempt worth most after the late penalty may now be another one. Registered with the
+    gradebook for "quiz:" items (quizzes.apps)."""
+    raw_pk = item.key.removeprefix("quiz:")  # Quiz.gradebook_key
+    quiz = Quiz.objects.filter(pk=int(raw_pk)).first() if raw_pk.isdigit() else None
+    if quiz is not None and quiz.is_graded:
+        quiz_grade_sync(quiz=quiz, student=student, reason=Reason("due_changed"), actor=actor)
+
+
 # Settings whose change alters grades already given: the scale of every attempt's score (the
 # gradebook maximum) and which attempt makes the grade (the grading method; for "best", the due
 # date too, since the best attempt is the best after the late penalty).

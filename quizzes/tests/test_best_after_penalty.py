@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from gradebook.models import Grade, GradeItem
 from gradebook.selectors import student_view
-from gradebook.services import extension_grant
+from gradebook.services import extension_grant, extension_revoke
 from quizzes import clock
 from quizzes.models import Attempt, Quiz
 from quizzes.services import answer_save, attempt_start, attempt_submit
@@ -79,3 +79,20 @@ def test_the_students_extension_is_the_rule_that_judges(
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
     assert _counted(student_a, quiz) == Decimal("20.00")
+
+
+def test_an_extension_granted_later_picks_the_attempt_again(
+    quiz, student_a, instructor, monkeypatch
+) -> None:
+    on_time = _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, counts 10
+    item = GradeItem.objects.get(key=quiz.gradebook_key)
+    extension_grant(student=student_a, item=item, actor=instructor, extra_days=1)
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
+    assert _counted(student_a, quiz) == Decimal("20.00")
+    assert grade.events.latest("pk").reason_parts["id"] == "due_changed"
+    extension_revoke(student=student_a, item=item, actor=instructor)
+    grade.refresh_from_db()
+    assert grade.counted_ref == f"quiz-attempt:{on_time.pk}"
+    assert _counted(student_a, quiz) == Decimal("16.00")
