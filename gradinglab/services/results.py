@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.language import page_lang
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason, cleaned
+from gradebook.selectors import late_rule
 from gradebook.services import grade_item_ensure, grade_record
 from gradinglab import conf, result_check
 from gradinglab.models import (
@@ -162,14 +163,30 @@ def submission_score(submission: Submission, document: dict[str, Any]) -> Decima
 
 def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | None:
     """The submission that counts: the best effective score (a TA's per-submission override,
-    else the automatic score), the earliest among equals."""
-    return (
+    else the automatic score) after the gradebook's late penalty, the earliest among equals.
+    Before the penalty, a late 100 beat an on-time 90 and counted 50 at a 50 % penalty."""
+    scored = list(
         Submission.objects.filter(assignment=assignment, student=student)
         .annotate(effective=Coalesce("score_override", "score"))
         .filter(effective__isnull=False)
-        .order_by("-effective", "created_at")
-        .first()
+        .order_by("created_at")
     )
+    rule = late_rule(student, assignment.grade_item_key)
+    if rule is None:  # no item yet: nothing is late
+        return max(scored, key=lambda sub: sub.effective, default=None)
+    return max(scored, key=lambda sub: rule.counted(sub.effective, sub.created_at), default=None)
+
+
+def assignment_grade_follow_due(*, item: GradeItem, student, actor) -> None:
+    """The student's due date on a lab's item changed (an extension granted or revoked): the
+    submission worth most after the late penalty may now be another one. Registered with the
+    gradebook for "lab:" items (gradinglab.apps)."""
+    raw_pk = item.key.removeprefix("lab:")  # Assignment.grade_item_key
+    assignment = Assignment.objects.filter(pk=int(raw_pk)).first() if raw_pk.isdigit() else None
+    if assignment is not None:
+        assignment_grade_sync(
+            assignment=assignment, student=student, actor=actor, reason=Reason("due_changed_lab")
+        )
 
 
 def submission_effective_score(submission: Submission) -> Decimal | None:

@@ -1,0 +1,62 @@
+"""The lab's counting submission is the one worth most after the gradebook's late penalty, judged
+by the gradebook's one lateness rule (gradebook.calc.LateRule), as a quiz's "best" attempt is.
+Before, it was the best score before the penalty: 90 on time and 100 late at 50 % counted 50."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from gradebook.models import Grade, GradeItem
+from gradebook.services import extension_grant, extension_revoke
+from gradinglab.models import Submission
+from gradinglab.services.results import assignment_grade_item, assignment_grade_sync
+from gradinglab.tests.labkit import make_assignment
+
+pytestmark = pytest.mark.django_db
+
+DUE = (timezone.now() - timedelta(days=30)).replace(microsecond=0)
+
+
+def _scored(assignment, student, score: str, at) -> Submission:
+    sub = Submission.objects.create(
+        assignment=assignment, student=student, backend="triton", source=score,
+        sha256=score.ljust(64, "0"), created_at=at, status="accepted", score=Decimal(score),
+    )  # fmt: skip
+    assignment_grade_sync(assignment=assignment, student=student)
+    return sub
+
+
+@pytest.fixture
+def assignment(db):
+    made = make_assignment(
+        points=Decimal("100"), due_at=DUE, late_penalty_per_day=Decimal("50"),
+        late_penalty_cap=Decimal("100"),
+    )  # fmt: skip
+    assignment_grade_item(made)
+    return made
+
+
+def test_an_on_time_submission_beats_a_better_late_one_after_its_penalty(
+    assignment, student_a
+) -> None:
+    on_time = _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
+    _scored(assignment, student_a, "100", DUE + timedelta(hours=1))  # a day late: counts 50
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("90.00"), f"submission:{on_time.pk}")
+
+
+def test_an_extension_granted_later_picks_the_submission_again(
+    assignment, student_a, instructor
+) -> None:
+    _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
+    late = _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+    item = GradeItem.objects.get(key=assignment.grade_item_key)
+    extension_grant(student=student_a, item=item, actor=instructor, extra_days=2)
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("100.00"), f"submission:{late.pk}")
+    extension_revoke(student=student_a, item=item, actor=instructor)
+    assert Grade.objects.get(student=student_a).auto_points == Decimal("90.00")
