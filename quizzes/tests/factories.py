@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from quizzes.models import Choice, Question, Quiz, QuizQuestion
@@ -70,3 +71,15 @@ def quiz_with(questions: list[Question], **options: object) -> Quiz:
     for order, q in enumerate(questions):
         QuizQuestion.objects.create(quiz=quiz, question=q, order=order)
     return quiz
+
+
+def late_quiz(*, slug: str, closes_at: datetime, late_days: int, penalty: str) -> Quiz:
+    """A one-question graded quiz that takes late attempts for `late_days` days after it closes,
+    at `penalty` percent off."""
+    return quiz_with(
+        [question_single(f"{slug}-1")],
+        slug=slug,
+        closes_at=closes_at,
+        late_until=closes_at + timedelta(days=late_days),
+        late_penalty_percent=Decimal(penalty),
+    )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -19,7 +18,7 @@ from gradebook.services import extension_grant
 from quizzes import clock
 from quizzes.models import Attempt, Quiz
 from quizzes.services import answer_save, attempt_start, attempt_submit
-from quizzes.tests.factories import question_single, quiz_with
+from quizzes.tests.factories import late_quiz
 from quizzes.tests.test_settings_rescore import settings_data
 
 pytestmark = pytest.mark.django_db
@@ -29,13 +28,7 @@ DUE = (timezone.now() - timedelta(days=1)).replace(second=0, microsecond=0)
 
 @pytest.fixture
 def attempt(db, student_a, monkeypatch) -> Attempt:
-    quiz = quiz_with(
-        [question_single("ll-1")],
-        slug="late-label",
-        closes_at=DUE,
-        late_until=DUE + timedelta(days=5),
-        late_penalty_percent=Decimal("50"),
-    )
+    quiz = late_quiz(slug="late-label", closes_at=DUE, late_days=5, penalty="50")
     monkeypatch.setattr(clock, "now", lambda: DUE + timedelta(hours=1))
     attempt = attempt_start(quiz=quiz, student=student_a)
     answer_save(attempt_id=attempt.pk, student=student_a, question_id=attempt.question_ids[0],

@@ -15,7 +15,7 @@ from gradebook.models import GradeItem
 from gradebook.services import grade_item_late_policy_set
 from quizzes.models import Quiz
 from quizzes.services import quiz_gradebook_item
-from quizzes.tests.factories import question_single, quiz_with
+from quizzes.tests.factories import late_quiz
 from quizzes.tests.test_settings_rescore import settings_data
 
 pytestmark = pytest.mark.django_db
@@ -25,13 +25,7 @@ CLOSE = timezone.now() + timedelta(days=3)
 
 @pytest.fixture
 def quiz(db) -> Quiz:
-    quiz = quiz_with(
-        [question_single("lp-1")],
-        slug="late-home",
-        closes_at=CLOSE,
-        late_until=CLOSE + timedelta(days=2),
-        late_penalty_percent=Decimal("10"),
-    )
+    quiz = late_quiz(slug="late-home", closes_at=CLOSE, late_days=2, penalty="10")
     quiz_gradebook_item(quiz)  # as publishing does
     return quiz
 
