@@ -473,7 +473,7 @@ class Attempt(models.Model):
         decimal_places=2,
         null=True,
         blank=True,
-        help_text=_("换算到测验满分并扣除迟交后的分数"),
+        help_text=_("换算到测验计入成绩册的满分；迟交扣分由成绩册按它的规则另算，不在这里扣"),
     )
 
     objects = AttemptQuerySet.as_manager()
