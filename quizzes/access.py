@@ -27,6 +27,18 @@ def can_change(user, quiz) -> bool:
     return can_author(user) and (not quiz.published or can_publish(user))
 
 
+def can_change_question(user, question) -> bool:
+    """A question students have answered is changed by those who may publish: its answer and
+    points decided grades already given (a TA changed a live quiz's answers in the admin)."""
+    from quizzes.models import Answer
+
+    if not can_author(user):
+        return False
+    return can_publish(user) or not Answer.objects.filter(question=question).exists()
+
+
+ANSWERED_IS_LOCKED = gettext_lazy("学生已经作答过这道题：只有教师能修改它。")
+
 # What someone who may author but not publish is told about a published quiz (editor and admin).
 PUBLISHED_IS_LOCKED = gettext_lazy("这个测验已发布：只有教师能修改它的设置、选题、分值和抽题规则。")
 

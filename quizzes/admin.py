@@ -7,7 +7,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm
-from quizzes.access import PUBLISHED_IS_LOCKED, can_author, can_change, can_publish
+from quizzes.access import (
+    ANSWERED_IS_LOCKED,
+    PUBLISHED_IS_LOCKED,
+    can_author,
+    can_change,
+    can_change_question,
+    can_publish,
+)
 from quizzes.forms import QuizLatePenaltyForm
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
 from quizzes.services import quiz_settings_apply, recomputed_text
@@ -38,6 +45,20 @@ class QuestionAdmin(admin.ModelAdmin):
     search_fields = ("bank_id", "stem")
     inlines = [ChoiceInline]
     form = LanguageMarkedModelForm
+
+    def has_change_permission(self, request, obj: Question | None = None) -> bool:
+        # quizzes.access.can_change_question: an answered question is the instructors' to change;
+        # to a TA the page is read-only, its choices included.
+        if obj is not None and not can_change_question(request.user, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        question = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
+        if question is not None and can_author(request.user):
+            if not can_change_question(request.user, question):
+                messages.info(request, ANSWERED_IS_LOCKED)
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 class PoolInline(admin.TabularInline):

@@ -132,3 +132,27 @@ def test_the_admin_shows_a_ta_the_published_quiz_read_only(
         'name="max_attempts"'
         in client_ta.get(f"/admin/quizzes/quiz/{draft.pk}/change/").content.decode()
     )
+
+
+def test_an_answered_question_is_read_only_to_a_ta_in_the_admin(
+    client_ta, client_instructor, published, student_a
+) -> None:
+    """Its answer and points decided grades already given; an unanswered one a TA still edits."""
+    from quizzes.services import answer_save, attempt_start
+
+    attempt = attempt_start(quiz=published, student=student_a)
+    answered = Question.objects.get(pk=attempt.question_ids[0])
+    answer_save(attempt_id=attempt.pk, student=student_a, question_id=answered.pk,
+                data={"value": ["a"]})  # fmt: skip
+    url = f"/admin/quizzes/question/{answered.pk}/change/"
+    page = html.unescape(client_ta.get(url).content.decode())
+    assert "学生已经作答过这道题：只有教师能修改它。" in page and 'name="stem"' not in page
+    assert client_ta.post(url, {"stem": "改了"}).status_code == 403
+    answered.refresh_from_db()
+    assert answered.stem != "改了"
+    assert 'name="stem"' in client_instructor.get(url).content.decode()
+    fresh = question_single("lock-fresh")
+    assert (
+        'name="stem"'
+        in client_ta.get(f"/admin/quizzes/question/{fresh.pk}/change/").content.decode()
+    )
