@@ -1,3 +1,6 @@
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
@@ -38,27 +41,36 @@ class ChoiceInline(admin.TabularInline):
     extra = 0
 
 
+class LockedForSome(admin.ModelAdmin):
+    """An object `may_change(user, obj)` refuses is shown read-only (inlines included) to that
+    author, with `locked_message` saying why, and a POST is refused."""
+
+    may_change: Callable[[Any, Any], bool]
+    locked_message: str
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if obj is not None and not self.may_change(request.user, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
+        if obj is not None and can_author(request.user) and not self.may_change(request.user, obj):
+            messages.info(request, self.locked_message)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
 @admin.register(Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(LockedForSome):
     list_display = ("bank_id", "lecture", "section", "qtype", "generator")
     list_filter = ("lecture", "qtype")
     search_fields = ("bank_id", "stem")
     inlines = [ChoiceInline]
     form = LanguageMarkedModelForm
 
-    def has_change_permission(self, request, obj: Question | None = None) -> bool:
-        # quizzes.access.can_change_question: an answered question is the instructors' to change;
-        # to a TA the page is read-only, its choices included.
-        if obj is not None and not can_change_question(request.user, obj):
-            return False
-        return super().has_change_permission(request, obj)
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        question = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
-        if question is not None and can_author(request.user):
-            if not can_change_question(request.user, question):
-                messages.info(request, ANSWERED_IS_LOCKED)
-        return super().change_view(request, object_id, form_url, extra_context)
+    # quizzes.access.can_change_question: an answered question is the instructors' to change.
+    may_change = staticmethod(can_change_question)
+    locked_message = ANSWERED_IS_LOCKED
 
 
 class PoolInline(admin.TabularInline):
@@ -69,7 +81,7 @@ class PoolInline(admin.TabularInline):
 
 
 @admin.register(Quiz)
-class QuizAdmin(admin.ModelAdmin):
+class QuizAdmin(LockedForSome):
     list_display = ("title", "slug", "kind", "published", "opens_at", "closes_at", "staff_links")
     list_filter = ("kind", "published")
     prepopulated_fields = {"slug": ("title",)}
@@ -159,18 +171,9 @@ class QuizAdmin(admin.ModelAdmin):
             return super().get_readonly_fields(request, obj)
         return (*super().get_readonly_fields(request, obj), "published")
 
-    def has_change_permission(self, request, obj: Quiz | None = None) -> bool:
-        # The staff editor's rule (quizzes.access.can_change): a published quiz is shown
-        # read-only, its pool included, to those who may not publish, and their POST is refused.
-        if obj is not None and not can_change(request.user, obj):
-            return False
-        return super().has_change_permission(request, obj)
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        quiz = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
-        if quiz is not None and can_author(request.user) and not can_change(request.user, quiz):
-            messages.info(request, PUBLISHED_IS_LOCKED)  # says why the page cannot be saved
-        return super().change_view(request, object_id, form_url, extra_context)
+    # The staff editor's rule (quizzes.access.can_change): a published quiz is the instructors'.
+    may_change = staticmethod(can_change)
+    locked_message = PUBLISHED_IS_LOCKED
 
     def save_model(self, request, obj: Quiz, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
