@@ -15,6 +15,8 @@ if [ "$#" -gt 0 ]; then .venv/bin/python -m pytest -p no:cacheprovider "$@"; exi
 # worker fills those waits; docs/benchmarks.md "Test suite" has the two-against-three runs.
 WORKERS="${PDC_TEST_WORKERS:-3}"
 status=0
-.venv/bin/python -m pytest -p no:cacheprovider -n "$WORKERS" --dist loadfile -m "not serial" || status=$?
+# --durations: the slowest tests in every run, to see where the 15-minute budget goes.
+.venv/bin/python -m pytest -p no:cacheprovider -n "$WORKERS" --dist loadfile -m "not serial" \
+  --durations=20 || status=$?
 .venv/bin/python -m pytest -p no:cacheprovider -m serial || { rc=$?; [ "$rc" = 5 ] || status=$rc; }
 exit "$status"
