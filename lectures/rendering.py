@@ -150,7 +150,31 @@ def math_html(latex: str, display: bool) -> tuple[str, bool]:
     except Exception:  # latex2mathml raises many unrelated types on bad input
         cls = "math-fallback math-block" if display else "math-fallback"
         return f'<code class="{cls}" title="LaTeX">{html.escape(latex.strip())}</code>', False
-    return _MTEXT.sub(_unescape_text_mode, mathml), True
+    return _clean_math(_MTEXT.sub(_unescape_text_mode, mathml)), True
+
+
+# latex2mathml copies \text{…} into <mtext> unescaped and \href{…} into an href: a formula in
+# staff text could hold any element or URL ("$\text{<div hx-post=… hx-trigger=load>}$" posted
+# with every reader's session, an audit found). Presentation MathML only, and its layout
+# attributes; the lectures' 629 formulas come out the same but for entities written as characters.
+_MATHML_TAGS = {
+    *("math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msqrt", "mroot", "mfrac"),
+    *("msub", "msup", "msubsup", "munder", "mover", "munderover", "mtable", "mtr", "mtd"),
+    *("mstyle", "mpadded", "mphantom", "menclose", "mmultiscripts", "mprescripts", "none"),
+}
+_MATHML_ATTRIBUTES = {
+    "*": {
+        *("xmlns", "display", "displaystyle", "scriptlevel", "mathvariant", "mathsize"),
+        *("fence", "form", "stretchy", "symmetric", "largeop", "movablelimits", "separator"),
+        *("lspace", "rspace", "minsize", "maxsize", "width", "height", "depth", "voffset"),
+        *("accent", "accentunder", "linethickness", "notation", "columnalign", "rowalign"),
+        *("columnspacing", "rowspacing", "columnlines", "rowlines", "frame"),
+    }
+}
+
+
+def _clean_math(mathml: str) -> str:
+    return nh3.clean(mathml, tags=_MATHML_TAGS, attributes=_MATHML_ATTRIBUTES, link_rel=None)
 
 
 # latex2mathml copies \text{...} into <mtext> as written, so the text-mode escapes of LaTeX stayed

@@ -125,3 +125,18 @@ def test_markdown_attributes_and_urls_are_allow_listed() -> None:
     assert not any("javascript:" in v for _t, _n, v in parsed.found)
     assert '<h2 id="sec-9-1">' in html  # the anchors the notes' links use still work
     assert "<a>点我</a>" in html  # the link's text stays; the URL does not
+
+
+def test_a_formula_carries_no_element_or_url() -> None:
+    """latex2mathml copies \\text{…} unescaped and \\href{…} into an href; the formula came back
+    after the Markdown was cleaned, so an audit's "$\\text{<div hx-post=… hx-trigger=load>}$" in a
+    lecture posted with every reader's session."""
+    text = (
+        '$\\text{<div/hx-post="/accounts/profile/pseudonym/"/hx-trigger="load">x</div>}$ 与 '
+        "$\\href{javascript:alert(1)}{y}$ 与 $$\\text{<img src=x onerror=alert(1)>}$$ 与 $x^2$"
+    )
+    html = render_markdown(text).html
+    parsed = _Attributes()
+    parsed.feed(html)
+    assert not any(n.startswith(("on", "hx-", "href")) for _t, n, _v in parsed.found), parsed.found
+    assert not {"div", "img"} & set(_tags(html)) and "<msup>" in html

@@ -80,4 +80,4 @@ def test_text_mode_escapes_in_math_show_their_characters() -> None:
     )
     assert "<mtext>BLOCK_SIZE</mtext>" in out.html
     assert not any(f"\\{c}" in out.html for c in "_%#&")
-    assert "%" in out.html and "#&#x000A0;c" in out.html and "&amp;" in out.html
+    assert "%" in out.html and "#&nbsp;c" in out.html and "&amp;" in out.html
