@@ -17,7 +17,7 @@ from gradebook.models import (
     GradeItem,
     RegradeRequest,
 )
-from gradebook.services import item_release_set
+from gradebook.services import LATE_FIELDS, grade_item_late_policy_set, item_release_set
 from gradebook.templatetags.gradebook_tags import category_label, ref_link
 
 
@@ -74,6 +74,17 @@ class GradeItemAdmin(admin.ModelAdmin):
 
     def has_release_permission(self, request: HttpRequest) -> bool:
         return can_release(request.user)
+
+    def save_model(self, request: HttpRequest, obj: GradeItem, form, change: bool) -> None:
+        # A late policy changed here goes through the service, so a quiz's best attempt and a
+        # lab's counting submission are chosen again under it (they stayed as they were).
+        late = {name: getattr(obj, name) for name in LATE_FIELDS if name in form.changed_data}
+        if change and late:
+            for name in late:
+                setattr(obj, name, form.initial[name])
+        super().save_model(request, obj, form, change)
+        if change and late:
+            grade_item_late_policy_set(item=obj, late=late, actor=request.user)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         # The category's stored title for the list's name column, in the list's one query.

@@ -26,8 +26,8 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     "submission_override": (_("提交 #%(submission)s：%(old)s → %(new)s；%(note)s"), {}),
     "submission_set_by_staff": (_("提交 #%(submission)s 的分数由助教设定"), {}),
     "regrade_run": (_("重新评测 #%(run)s，由 %(user)s 发起"), {}),
-    "due_changed": (_("截止时间变更，重新选取计分的作答"), {}),
-    "due_changed_lab": (_("截止时间变更，重新选取计分的提交"), {}),
+    "due_changed": (_("迟交规则变更（截止时间或扣分政策），重新选取计分的作答"), {}),
+    "due_changed_lab": (_("迟交规则变更（截止时间或扣分政策），重新选取计分的提交"), {}),
     "quiz_rescore": (_("测验设置更改后按已存原始分重新计算，由 %(user)s 发起"), {}),
     "attempt_graded": (
         _("第 %(number)s 次作答已评分（%(method)s）"),

@@ -102,17 +102,24 @@ LATE_FIELDS = ("late_policy", "late_penalty_per_day", "late_penalty_cap")
 
 
 @transaction.atomic
-def grade_item_late_policy_set(*, item: GradeItem, late: dict[str, object]) -> GradeItem:
-    """A deliberate staff change of an item's late policy (the gradebook is the one owner)."""
+def grade_item_late_policy_set(
+    *, item: GradeItem, late: dict[str, object], actor: AbstractBaseUser | None = None
+) -> GradeItem:
+    """A deliberate staff change of an item's late policy (the gradebook is the one owner). The
+    apps that choose a student's counting work by it choose again (`_lateness_changed`)."""
     unknown = set(late) - set(LATE_FIELDS)
     if unknown:
         raise GradeError(
             _("未知的迟交政策字段：%(names)s。") % {"names": ", ".join(sorted(unknown))}
         )
     item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    if all(getattr(item, name) == value for name, value in late.items()):
+        return item
     for name, value in late.items():
         setattr(item, name, value)
     item.save(update_fields=list(late))
+    for student in get_user_model().objects.filter(grades__item=item).distinct():
+        _lateness_changed(item=item, student=student, actor=actor)
     return item
 
 
@@ -252,11 +259,12 @@ def grade_override_clear(
     return grade
 
 
-# --- Apps whose score depends on the due date -----------------------------------------------------
-# A quiz graded "best" posts the attempt worth most after the late penalty, and the student's due
-# date decides that penalty. The gradebook imports no app (they depend on it), so such an app
-# registers, in its AppConfig.ready(), a resync for its items' key prefix ("quiz:"), called in the
-# same transaction when a student's due date on one of those items changes.
+# --- Apps whose score depends on the lateness rule ------------------------------------------------
+# A quiz graded "best" and a lab post the work worth most after the late penalty, and the student's
+# due date and the item's policy decide that penalty. The gradebook imports no app (they depend on
+# it), so such an app registers, in its AppConfig.ready(), a resync for its items' key prefix
+# ("quiz:", "lab:"), called in the same transaction when a student's due date on one of those
+# items changes, or the item's late policy does (for every student graded on it).
 DueFollower = Callable[..., object]  # resync(*, item, student, actor)
 _DUE_FOLLOWERS: dict[str, DueFollower] = {}
 
@@ -265,7 +273,9 @@ def due_follower_register(key_prefix: str, resync: DueFollower) -> None:
     _DUE_FOLLOWERS[key_prefix] = resync
 
 
-def _due_changed(*, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser) -> None:
+def _lateness_changed(
+    *, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser | None
+) -> None:
     for prefix, resync in _DUE_FOLLOWERS.items():
         if item.key.startswith(prefix):
             resync(item=item, student=student, actor=actor)
@@ -371,7 +381,7 @@ def extension_grant(
         reason=note,
         now=now,
     )
-    _due_changed(item=item, student=student, actor=actor)
+    _lateness_changed(item=item, student=student, actor=actor)
     return extension
 
 
@@ -389,7 +399,7 @@ def extension_revoke(
             reason=reason.strip(),
             now=timezone.now(),
         )
-        _due_changed(item=item, student=student, actor=actor)
+        _lateness_changed(item=item, student=student, actor=actor)
     return bool(deleted)
 
 

@@ -130,7 +130,7 @@ class AssignmentAdmin(admin.ModelAdmin):
         item = results.assignment_grade_item(obj)  # the item exists from publication on
         late = {name: getattr(obj, name) for name in LATE_FIELDS if name in form.changed_data}
         if change and late:  # an instructor's deliberate edit; results never copy the policy
-            grade_item_late_policy_set(item=item, late=late)
+            grade_item_late_policy_set(item=item, late=late, actor=request.user)
 
     def get_urls(self):
         return [

@@ -606,7 +606,7 @@ def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
     if item is not None and "late_penalty_percent" in changed:
         # The gradebook item holds the policy once it exists (it charges the penalty): a new
         # "迟交扣分" is written there, never kept on the quiz alone.
-        grade_item_late_policy_set(item=item, late=quiz_late_policy(quiz))
+        grade_item_late_policy_set(item=item, late=quiz_late_policy(quiz), actor=actor)
     if RESCORE_FIELDS.isdisjoint(changed):
         return 0
     return quiz_grades_rescore(quiz=quiz, actor=actor)

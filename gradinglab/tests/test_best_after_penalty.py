@@ -60,3 +60,22 @@ def test_an_extension_granted_later_picks_the_submission_again(
     assert (grade.auto_points, grade.counted_ref) == (Decimal("100.00"), f"submission:{late.pk}")
     extension_revoke(student=student_a, item=item, actor=instructor)
     assert Grade.objects.get(student=student_a).auto_points == Decimal("90.00")
+
+
+def test_a_late_policy_changed_in_the_gradebook_admin_picks_the_submission_again(
+    assignment, student_a, client_instructor
+) -> None:
+    """The audit's case: 30 %/day in the admin left submission #2 counting 4 instead of #1's 6."""
+    _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
+    late = _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+    item = GradeItem.objects.get(key=assignment.grade_item_key)
+    url = f"/admin/gradebook/gradeitem/{item.pk}/change/"
+    page = client_instructor.get(url)
+    form = page.context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data.update(late_penalty_per_day="5", due_at_0=str(DUE.date()), due_at_1=DUE.strftime("%H:%M"))
+    data = {k: v for k, v in data.items() if k != "due_at"}
+    response = client_instructor.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("100.00"), f"submission:{late.pk}")

@@ -96,3 +96,20 @@ def test_an_extension_granted_later_picks_the_attempt_again(
     grade.refresh_from_db()
     assert grade.counted_ref == f"quiz-attempt:{on_time.pk}"
     assert _counted(student_a, quiz) == Decimal("16.00")
+
+
+def test_a_new_late_policy_picks_the_attempt_again(
+    quiz, student_a, instructor, monkeypatch
+) -> None:
+    """Changed in the gradebook (admin or service), the policy judged again: at 10 % the late
+    20 counts 18 and beats the on-time 16; it stayed at 16 until a quiz settings save."""
+    from gradebook.services import grade_item_late_policy_set
+
+    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    item = GradeItem.objects.get(key=quiz.gradebook_key)
+    ten = {"late_penalty_per_day": Decimal("10"), "late_penalty_cap": Decimal("10")}
+    grade_item_late_policy_set(item=item, late=ten, actor=instructor)
+    grade = Grade.objects.get(student=student_a)
+    assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
+    assert _counted(student_a, quiz) == Decimal("18.00")
