@@ -40,20 +40,23 @@ def assignment(db):
     return made
 
 
-def test_an_on_time_submission_beats_a_better_late_one_after_its_penalty(
-    assignment, student_a
-) -> None:
+@pytest.fixture
+def two(assignment, student_a) -> tuple[Submission, Submission]:
+    """90 an hour before the due date, then 100 an hour after it (a day late: counts 50)."""
     on_time = _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
-    _scored(assignment, student_a, "100", DUE + timedelta(hours=1))  # a day late: counts 50
+    return on_time, _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+
+
+def test_an_on_time_submission_beats_a_better_late_one_after_its_penalty(two, student_a) -> None:
+    on_time, _late = two
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (Decimal("90.00"), f"submission:{on_time.pk}")
 
 
 def test_an_extension_granted_later_picks_the_submission_again(
-    assignment, student_a, instructor
+    assignment, two, student_a, instructor
 ) -> None:
-    _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
-    late = _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+    _on_time, late = two
     item = GradeItem.objects.get(key=assignment.grade_item_key)
     extension_grant(student=student_a, item=item, actor=instructor, extra_days=2)
     grade = Grade.objects.get(student=student_a)
@@ -63,11 +66,10 @@ def test_an_extension_granted_later_picks_the_submission_again(
 
 
 def test_a_late_policy_changed_in_the_gradebook_admin_picks_the_submission_again(
-    assignment, student_a, client_instructor
+    assignment, two, student_a, client_instructor
 ) -> None:
     """The audit's case: 30 %/day in the admin left submission #2 counting 4 instead of #1's 6."""
-    _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
-    late = _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+    _on_time, late = two
     item = GradeItem.objects.get(key=assignment.grade_item_key)
     url = f"/admin/gradebook/gradeitem/{item.pk}/change/"
     page = client_instructor.get(url)
