@@ -23,8 +23,18 @@ def can_publish(user) -> bool:
 
 def can_change(user, quiz) -> bool:
     """Authors change a draft; a published quiz's settings, picks, points and rules (what students
-    take and how it counts in the gradebook) are changed by those who may publish it."""
-    return can_author(user) and (not quiz.published or can_publish(user))
+    take and how it counts in the gradebook) are changed by those who may publish it, and so are
+    those of a quiz taken back to a draft after students answered it: its settings still rescore
+    their grades and set its gradebook item's late policy (an audit: a TA did both so)."""
+    if not can_author(user):
+        return False
+    return can_publish(user) or not (quiz.published or _answered(quiz))
+
+
+def _answered(quiz) -> bool:
+    from quizzes.models import Attempt
+
+    return Attempt.objects.filter(quiz=quiz, state=Attempt.State.SUBMITTED).exists()
 
 
 def can_change_question(user, question) -> bool:
@@ -40,7 +50,9 @@ def can_change_question(user, question) -> bool:
 ANSWERED_IS_LOCKED = gettext_lazy("学生已经作答过这道题：只有教师能修改它。")
 
 # What someone who may author but not publish is told about a published quiz (editor and admin).
-PUBLISHED_IS_LOCKED = gettext_lazy("这个测验已发布：只有教师能修改它的设置、选题、分值和抽题规则。")
+PUBLISHED_IS_LOCKED = gettext_lazy(
+    "这个测验已发布或已有学生交卷：只有教师能修改它的设置、选题、分值和抽题规则。"
+)
 
 
 # Signed in (else the login page) and allowed to author quizzes (else 403).

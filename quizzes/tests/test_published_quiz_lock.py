@@ -20,8 +20,8 @@ from quizzes.tests.factories import question_single, quiz_with
 pytestmark = pytest.mark.django_db
 
 STAFF = "/quizzes/staff/"
-LOCKED = "这个测验已发布：只有教师能修改它的设置、选题、分值和抽题规则。"
-LOCKED_EN = "This quiz is published: only instructors can change its settings"
+LOCKED = "这个测验已发布或已有学生交卷：只有教师能修改它的设置、选题、分值和抽题规则。"
+LOCKED_EN = "This quiz is published or students have handed it in: only instructors can"
 
 
 @pytest.fixture
@@ -89,6 +89,24 @@ def test_a_ta_still_edits_a_draft(client_ta, questions) -> None:
     assert response.status_code == 302
     draft.refresh_from_db()
     assert draft.max_attempts == 3
+
+
+def test_a_ta_cannot_change_a_quiz_taken_back_to_a_draft_after_students_handed_it_in(
+    client_ta, published, student_a
+) -> None:
+    """Its settings would still rescore the grades given and set its gradebook item's policy."""
+    from quizzes.services import attempt_start, attempt_submit
+
+    attempt_submit(attempt_id=attempt_start(quiz=published, student=student_a).pk)
+    Quiz.objects.filter(pk=published.pk).update(published=False)
+    published.refresh_from_db()
+    before = _state(published)
+    response = client_ta.post(
+        f"{STAFF}{published.slug}/settings/", _settings(published, max_attempts="9")
+    )
+    assert response.status_code == 302 and _state(published) == before
+    page = client_ta.get(response["Location"]).content.decode()
+    assert LOCKED in html.unescape(page)
 
 
 def test_the_editor_shows_a_ta_the_published_quiz_without_its_forms(
