@@ -102,6 +102,30 @@ class QuizSettingsForm(QuizLatePenaltyForm):
         )
         widgets = {"opens_at": _DATETIME, "closes_at": _DATETIME, "late_until": _DATETIME}
 
+    # Typed to the minute (datetime-local): a stored time with seconds (a script's, the admin's)
+    # whose minute comes back is kept and is no change. Else a save that changed nothing moved
+    # the close time back by its seconds and rescored every student's grade (an audit).
+    MINUTE_FIELDS = ("opens_at", "closes_at", "late_until")
+
+    def _same_minute(self, name: str) -> bool:
+        before = self.initial.get(name)
+        after = getattr(self, "cleaned_data", {}).get(name)
+        if before is None or after is None:
+            return False
+        return before.replace(second=0, microsecond=0) == after.replace(second=0, microsecond=0)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        for name in self.MINUTE_FIELDS:
+            if self._same_minute(name):
+                data[name] = self.initial[name]
+        return data
+
+    @property
+    def changed_data(self) -> list[str]:
+        changed = super().changed_data
+        return [n for n in changed if not (n in self.MINUTE_FIELDS and self._same_minute(n))]
+
 
 POINTS_MIN = Decimal("0.01")  # points, not a fraction: the smallest a question can be worth
 

@@ -6,9 +6,11 @@ score in the gradebook."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from gradebook.models import Grade, GradeEvent, GradeItem
 from gradebook.services import grade_override
@@ -104,4 +106,25 @@ def test_other_settings_recompute_nothing(quiz, student_a, client_instructor) ->
         f"/quizzes/staff/{quiz.slug}/settings/", settings_data(quiz, title="改名"), follow=True
     )
     assert "重新计算" not in response.content.decode()
+    assert GradeEvent.objects.count() == before
+
+
+def test_a_save_that_changes_nothing_keeps_the_seconds_and_rescores_nothing(
+    quiz, student_a, client_instructor
+) -> None:
+    """The page types times to the minute: a close time with seconds came back 55 s earlier,
+    counted as a change, and every grade was recomputed (an audit)."""
+    closes = timezone.now().replace(microsecond=0, second=55) + timedelta(days=3)
+    Quiz.objects.filter(pk=quiz.pk).update(closes_at=closes)
+    quiz.refresh_from_db()
+    _submit(quiz, student_a, right=2)
+    before = GradeEvent.objects.count()
+    typed = timezone.localtime(closes).strftime("%Y-%m-%dT%H:%M")  # as datetime-local sends it
+    response = client_instructor.post(
+        f"/quizzes/staff/{quiz.slug}/settings/",
+        settings_data(quiz, closes_at=typed),
+        follow=True,
+    )
+    assert response.status_code == 200 and "重新计算" not in response.content.decode()
+    assert Quiz.objects.get(pk=quiz.pk).closes_at == closes
     assert GradeEvent.objects.count() == before
