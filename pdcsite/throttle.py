@@ -12,9 +12,18 @@ from __future__ import annotations
 from django.core.cache import cache
 
 
+def _full_key(key: str) -> str:
+    return f"pdc:throttle:{key}"
+
+
+def throttle_reset(key: str) -> None:
+    """Forget ``key``'s window (a test that counts from zero; the cache outlives a test's data)."""
+    cache.delete(_full_key(key))
+
+
 def throttle_hit(key: str, *, window_s: int) -> int:
     """Count one event under ``key`` and return how many there were in the current window."""
-    full_key = f"pdc:throttle:{key}"
+    full_key = _full_key(key)
     cache.add(full_key, 0, timeout=window_s)
     try:
         return cache.incr(full_key)
