@@ -143,3 +143,5 @@ def test_invitations_sent_later_from_the_roster(
     assert "邀请邮件：已发送 1" in page.inner_text(".messages")
     assert [m.to for m in mailoutbox[1:]] == [["zhaoliu@example.edu"]]
     assert page.locator("#roster-invite-all").count() == 0
+    # On a phone the invited date stays in its value's column (it overlapped the label's).
+    assert misplaced_on_a_phone(page, "#roster") == []
