@@ -23,7 +23,9 @@ from quizzes.generators import GENERATORS, generate
 
 QUESTION_TYPES = ("single", "multiple", "truefalse", "numeric", "param")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
-ANCHOR_RE = re.compile(r"^sec-(\d+)-(\d+)$")
+ANCHOR_RE = re.compile(
+    r"^sec-([0-9]+)-([0-9]+)$"
+)  # ASCII digits: \d took "sec-５-3", which never links
 # A section heading in the notes: "2.26 合并访存（Coalescing …）" or "1.6.1 …" (-> sec-1-6)
 NOTES_HEADING_RE = re.compile(r"^(\d{1,2})\.(\d{1,2})(?:\.\d+)?\s+\S")
 

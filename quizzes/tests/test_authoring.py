@@ -214,9 +214,12 @@ def test_every_editor_action_asks_for_an_author_before_it_looks_up_the_quiz(
     assert client_ta.get(f"{STAFF}{quiz.slug}/{action}").status_code == 405
 
 
-def test_a_rule_with_a_malformed_section_says_what_one_looks_like(client_ta, bank) -> None:
+@pytest.mark.parametrize("section", ["5.3", "sec-５-3"])  # full-width digits never link
+def test_a_rule_with_a_malformed_section_says_what_one_looks_like(
+    client_ta, bank, section: str
+) -> None:
     quiz = _draft(client_ta)
-    rule = {"count": "1", "points": "1", "section": "5.3"}
+    rule = {"count": "1", "points": "1", "section": section}
     response = client_ta.post(f"{STAFF}{quiz.slug}/rules/", rule)
     assert response.status_code == 400 and "章节锚点形如 sec-5-3" in response.content.decode()
     assert not quiz.rules.exists()
