@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gradebook.models import Category, GradeItem, RegradeRequest
 from gradebook.templatetags.gradebook_tags import category_label
-from pdcsite.formfields import column_decimal
+from pdcsite.formfields import column_decimal, plausible_moment
 from pdcsite.uploads import csv_text
 
 _DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -56,7 +56,12 @@ class OverrideClearForm(forms.Form):
 
 class ExtensionForm(forms.Form):
     item = _items()
-    due_at = forms.DateTimeField(label=_("新截止时间"), required=False, widget=_DATETIME_WIDGET)
+    due_at = forms.DateTimeField(
+        label=_("新截止时间"),
+        required=False,
+        widget=_DATETIME_WIDGET,
+        validators=[plausible_moment],
+    )
     extra_days = forms.IntegerField(
         label=_("或延长天数"), required=False, min_value=1, max_value=365
     )

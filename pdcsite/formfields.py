@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from pdcsite.params import query_id
 
@@ -31,3 +35,18 @@ class RowsField(forms.ModelMultipleChoiceField):
                     params={"pk": raw},
                 )
         return super().clean(value)
+
+
+# A course's dates (openings, deadlines, extensions) fall in these years. A date-time input takes
+# any year; 0001-01-01 00:00 in Asia/Shanghai is before year 1 in UTC, and saving it raised
+# OverflowError (a 500 on the quiz settings form, an audit).
+MOMENT_YEARS = (2000, 2100)
+
+
+def plausible_moment(value: datetime | None) -> None:
+    """A validator for a typed date-time: a year a course could be in (MOMENT_YEARS)."""
+    if value is not None and not MOMENT_YEARS[0] <= value.year <= MOMENT_YEARS[1]:
+        raise ValidationError(
+            _("请填写 %(first)d 年到 %(last)d 年之间的时间。"),
+            params={"first": MOMENT_YEARS[0], "last": MOMENT_YEARS[1]},
+        )

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import LanguageMarkedModelForm, mark_field_languages
-from pdcsite.formfields import RowsField, column_decimal
+from pdcsite.formfields import RowsField, column_decimal, plausible_moment
 from pdcsite.params import MAX_ID
 from quizzes.authoring import RuleSpec
 from quizzes.bank import ANCHOR_RE, ID_RE
@@ -113,6 +113,11 @@ class QuizSettingsForm(QuizLatePenaltyForm):
         if before is None or after is None:
             return False
         return before.replace(second=0, microsecond=0) == after.replace(second=0, microsecond=0)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.MINUTE_FIELDS:
+            self.fields[name].validators.append(plausible_moment)
 
     def clean(self) -> dict:
         data = super().clean()

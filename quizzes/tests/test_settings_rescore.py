@@ -128,3 +128,16 @@ def test_a_save_that_changes_nothing_keeps_the_seconds_and_rescores_nothing(
     assert response.status_code == 200 and "重新计算" not in response.content.decode()
     assert Quiz.objects.get(pk=quiz.pk).closes_at == closes
     assert GradeEvent.objects.count() == before
+
+
+@pytest.mark.parametrize("typed", ["0001-01-01T00:00", "9999-12-31T23:59"])
+def test_a_close_time_no_course_could_have_is_a_field_error(
+    quiz, client_instructor, typed: str
+) -> None:
+    """0001-01-01 00:00 in Asia/Shanghai is before year 1 in UTC: saving it was a 500."""
+    response = client_instructor.post(
+        f"/quizzes/staff/{quiz.slug}/settings/", settings_data(quiz, closes_at=typed)
+    )
+    assert response.status_code == 400 and "请填写 2000 年到 2100 年之间的时间。" in (
+        response.content.decode()
+    )
