@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, F, Max, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from gradebook.selectors import extended_dues
@@ -80,7 +81,7 @@ def lab_index(user) -> list[AssignmentRow]:
         .values("assignment_id")
         .annotate(
             attempts=Count("pk", filter=Q(counts_as_attempt=True)),
-            best=Max("score"),
+            best=Max(Coalesce("score_override", "score")),  # a TA's override stands
         )
     )
     stats = {row["assignment_id"]: row for row in mine}

@@ -139,3 +139,14 @@ def test_gradebook_override_form_shows_current_score(client_ta, student_a, two_s
     current = page.split('id="override-current">')[1].split("</p>")[0]
     assert "<strong>10</strong> / 10" in current and f"提交 #{best.pk}" in current
     assert "向量加法实验" in current
+
+
+def test_the_lab_index_shows_the_best_score_with_a_tas_override(ta, two_submissions) -> None:
+    """It showed the automatic 10 after a TA set that submission to 3 (the gradebook said 5)."""
+    from gradinglab.selectors import lab_index
+    from gradinglab.services.results import submission_score_override
+
+    _assignment, best, _other = two_submissions
+    submission_score_override(submission=best, points=Decimal("3"), actor=ta, reason="复核后改分")
+    (row,) = [r for r in lab_index(best.student) if r.assignment == best.assignment]
+    assert row.best == Decimal("5.00")
