@@ -161,7 +161,7 @@ def submission_score(submission: Submission, document: dict[str, Any]) -> Decima
     )
 
 
-def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | None:
+def _best(assignment: Assignment, student: AbstractBaseUser, item: GradeItem) -> Submission | None:
     """The submission that counts: the best effective score (a TA's per-submission override,
     else the automatic score) after the gradebook's late penalty, the earliest among equals.
     Before the penalty, a late 100 beat an on-time 90 and counted 50 at a 50 % penalty."""
@@ -171,9 +171,8 @@ def _best(assignment: Assignment, student: AbstractBaseUser) -> Submission | Non
         .filter(effective__isnull=False)
         .order_by("created_at")
     )
-    rule = late_rule(student, assignment.grade_item_key)
-    if rule is None:  # no item yet: nothing is late
-        return max(scored, key=lambda sub: sub.effective, default=None)
+    rule = late_rule(student, item.key)
+    assert rule is not None  # the item exists: assignment_grade_sync ensured it
     return max(scored, key=lambda sub: rule.counted(sub.effective, sub.created_at), default=None)
 
 
@@ -220,12 +219,13 @@ def assignment_grade_sync(
     reason: str = "",
 ) -> Grade | None:
     """Post the student's best submission score (raw points, its submission time)."""
-    best = _best(assignment, student)
+    item = assignment_grade_item(assignment)  # first: its lateness rule picks the best
+    best = _best(assignment, student, item)
     if best is None:
         return None
     return grade_record(
         student=student,
-        item=assignment_grade_item(assignment),
+        item=item,
         points=submission_effective_score(best),
         source="lab",
         actor=actor,
