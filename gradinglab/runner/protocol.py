@@ -143,8 +143,10 @@ class Conversation:
         job: dict[str, Any],
         wall_seconds: float,
         on_phase: Callable[[str], None] | None = None,
+        n_cases: int = 0,
     ):
         self.sandbox = sandbox
+        self.n_cases = n_cases  # how many test cases a `tested` message may name
         self.job = job
         self.on_phase = on_phase
         self.started = time.monotonic()
@@ -204,6 +206,9 @@ class Conversation:
                 return None
             if name == "sealed":
                 self.sealed = True
+            if name == "tested" and (why := check_tested(msg, self.n_cases)):
+                self._broken(why)
+                return None
             return msg
         return None
 
