@@ -103,10 +103,15 @@ LATE_FIELDS = ("late_policy", "late_penalty_per_day", "late_penalty_cap")
 
 @transaction.atomic
 def grade_item_late_policy_set(
-    *, item: GradeItem, late: dict[str, object], actor: AbstractBaseUser | None = None
+    *,
+    item: GradeItem,
+    late: dict[str, object],
+    actor: AbstractBaseUser | None = None,
+    followers: bool = True,
 ) -> GradeItem:
     """A deliberate staff change of an item's late policy (the gradebook is the one owner). The
-    apps that choose a student's counting work by it choose again (`_lateness_changed`)."""
+    apps that choose a student's counting work by it choose again (`_lateness_changed`), unless
+    ``followers`` is False: the caller is an app that recomputes its own grades right after."""
     unknown = set(late) - set(LATE_FIELDS)
     if unknown:
         raise GradeError(
@@ -118,6 +123,8 @@ def grade_item_late_policy_set(
     for name, value in late.items():
         setattr(item, name, value)
     item.save(update_fields=list(late))
+    if not followers:
+        return item
     for student in get_user_model().objects.filter(grades__item=item).distinct():
         _lateness_changed(item=item, student=student, actor=actor)
     return item
@@ -263,9 +270,10 @@ def grade_override_clear(
 # A quiz graded "best" and a lab post the work worth most after the late penalty, and the student's
 # due date and the item's policy decide that penalty. The gradebook imports no app (they depend on
 # it), so such an app registers, in its AppConfig.ready(), a resync for its items' key prefix
-# ("quiz:", "lab:"), called in the same transaction when a student's due date on one of those
-# items changes, or the item's late policy does (for every student graded on it).
-DueFollower = Callable[..., object]  # resync(*, item, student, actor)
+# ("quiz:", "lab:"; its items' keys are the prefix and the object's primary key), called in the
+# same transaction when a student's due date on one of those items changes, or the item's late
+# policy does (for every student graded on it), with the primary key read from the item's key.
+DueFollower = Callable[..., object]  # resync(*, pk: int, student, actor)
 _DUE_FOLLOWERS: dict[str, DueFollower] = {}
 
 
@@ -277,8 +285,9 @@ def _lateness_changed(
     *, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser | None
 ) -> None:
     for prefix, resync in _DUE_FOLLOWERS.items():
-        if item.key.startswith(prefix):
-            resync(item=item, student=student, actor=actor)
+        raw_pk = item.key.removeprefix(prefix)
+        if item.key.startswith(prefix) and raw_pk.isdigit():
+            resync(pk=int(raw_pk), student=student, actor=actor)
 
 
 # --- Release, deadlines, excusals: staff decisions, each one audited ------------------------------

@@ -577,12 +577,11 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
     )
 
 
-def quiz_grade_follow_due(*, item: GradeItem, student, actor) -> None:
-    """The student's due date on a quiz's item changed (an extension granted or revoked): the
-    attempt worth most after the late penalty may now be another one. Registered with the
-    gradebook for "quiz:" items (quizzes.apps)."""
-    raw_pk = item.key.removeprefix("quiz:")  # Quiz.gradebook_key
-    quiz = Quiz.objects.filter(pk=int(raw_pk)).first() if raw_pk.isdigit() else None
+def quiz_grade_follow_due(*, pk: int, student, actor) -> None:
+    """The student's lateness on quiz ``pk``'s item changed (an extension, a new late policy):
+    the attempt worth most after the late penalty may now be another one. Registered with the
+    gradebook for "quiz:" items (quizzes.apps; Quiz.gradebook_key)."""
+    quiz = Quiz.objects.filter(pk=pk).first()
     if quiz is not None and quiz.is_graded:
         quiz_grade_sync(quiz=quiz, student=student, reason=Reason("due_changed"), actor=actor)
 
@@ -605,8 +604,11 @@ def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
     item = GradeItem.objects.filter(key=quiz.gradebook_key).first()
     if item is not None and "late_penalty_percent" in changed:
         # The gradebook item holds the policy once it exists (it charges the penalty): a new
-        # "迟交扣分" is written there, never kept on the quiz alone.
-        grade_item_late_policy_set(item=item, late=quiz_late_policy(quiz), actor=actor)
+        # "迟交扣分" is written there, never kept on the quiz alone. Its followers are not called:
+        # the penalty is a RESCORE_FIELDS setting, so the rescore below recomputes every grade.
+        grade_item_late_policy_set(
+            item=item, late=quiz_late_policy(quiz), actor=actor, followers=False
+        )
     if RESCORE_FIELDS.isdisjoint(changed):
         return 0
     return quiz_grades_rescore(quiz=quiz, actor=actor)

@@ -176,12 +176,11 @@ def _best(assignment: Assignment, student: AbstractBaseUser, item: GradeItem) ->
     return max(scored, key=lambda sub: rule.counted(sub.effective, sub.created_at), default=None)
 
 
-def assignment_grade_follow_due(*, item: GradeItem, student, actor) -> None:
-    """The student's due date on a lab's item changed (an extension granted or revoked): the
-    submission worth most after the late penalty may now be another one. Registered with the
-    gradebook for "lab:" items (gradinglab.apps)."""
-    raw_pk = item.key.removeprefix("lab:")  # Assignment.grade_item_key
-    assignment = Assignment.objects.filter(pk=int(raw_pk)).first() if raw_pk.isdigit() else None
+def assignment_grade_follow_due(*, pk: int, student, actor) -> None:
+    """The student's lateness on lab ``pk``'s item changed (an extension, a new late policy):
+    the submission worth most after the late penalty may now be another one. Registered with
+    the gradebook for "lab:" items (gradinglab.apps; Assignment.grade_item_key)."""
+    assignment = Assignment.objects.filter(pk=pk).first()
     if assignment is not None:
         assignment_grade_sync(
             assignment=assignment, student=student, actor=actor, reason=Reason("due_changed_lab")
