@@ -113,3 +113,28 @@ def test_a_new_late_policy_picks_the_attempt_again(
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
     assert _counted(student_a, quiz) == Decimal("18.00")
+
+
+def test_a_penalty_saved_in_the_quiz_settings_recomputes_each_grade_once(
+    quiz, student_a, instructor, monkeypatch
+) -> None:
+    """The new penalty reaches the gradebook item and the rescore recomputes the grade, once and
+    audited as the rescore; the item's followers were called as well and did it a second time."""
+    from quizzes import services
+
+    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    syncs = []
+    real_sync = services.quiz_grade_sync
+    monkeypatch.setattr(
+        services, "quiz_grade_sync", lambda **kw: syncs.append(kw) or real_sync(**kw)
+    )
+    quiz.late_penalty_percent = Decimal("10")
+    quiz.save(update_fields=["late_penalty_percent"])
+    recomputed = services.quiz_settings_apply(
+        quiz=quiz, changed=["late_penalty_percent"], actor=instructor
+    )
+    assert recomputed == 1 and [kw["reason"].parts["id"] for kw in syncs] == ["quiz_rescore"]
+    grade = Grade.objects.get(student=student_a)
+    assert grade.counted_ref == f"quiz-attempt:{late.pk}"
+    assert _counted(student_a, quiz) == Decimal("18.00")
