@@ -44,6 +44,7 @@ SAID: dict[str, Promise] = {
     "timeout_wall": _("超出时间限制：作业运行超过 {seconds} 秒（墙钟时间）"),
     "timeout_cpu": _("超出时间限制：CPU 时间超过 {seconds} 秒"),
     "output_limit": _("超出输出限制：打印超过 {kib} KiB；作业已被停止"),
+    "disk_limit": _("超出磁盘限制：作业目录超出输入所需 {mib} MiB 以上，或文件过多；作业已被停止"),
     "memory_limit": _("超出内存限制（{mib} MiB）"),
     "memory_limit_because": _("超出内存限制（{mib} MiB）："),
     "crashed": _("提交的程序崩溃：{signal}"),

@@ -417,6 +417,8 @@ def classify(
         return "timeout", Msg("timeout_cpu", seconds=f"{limits.cpu_seconds:g}")
     if outcome.ended == "output_limit":
         return "runtime_error", Msg("output_limit", kib=limits.output_bytes // 1024)
+    if outcome.ended == "disk_limit":
+        return "runtime_error", Msg("disk_limit", mib=limits.job_dir_mb)
     if outcome.oom_killed:
         return "memory_limit", Msg("memory_limit", mib=limits.memory_mb)
     if not sealed:  # the harness died before any student code existed: the grader's failure

@@ -46,6 +46,10 @@ ENGLISH: dict[str, str] = {
     "timeout_wall": "time limit exceeded: the job ran longer than {seconds} s (wall clock)",
     "timeout_cpu": "time limit exceeded: more than {seconds} s of CPU time",
     "output_limit": ("output limit exceeded: more than {kib} KiB printed; the job was stopped"),
+    "disk_limit": (
+        "disk limit exceeded: the job directory held more than {mib} MiB beyond what its inputs "
+        "need, or too many files; the job was stopped"
+    ),
     "memory_limit": "memory limit exceeded ({mib} MiB)",
     "memory_limit_because": "memory limit exceeded ({mib} MiB): ",
     "crashed": "the submission crashed with {signal}",

@@ -62,6 +62,7 @@ class Limits:
     processes: int = 256  # RLIMIT_NPROC (threads count too); torch + nvcc need a few dozen
     output_bytes: int = 8 * 1024 * 1024  # stdout + stderr bytes before the job is killed
     tmp_mb: int = 256  # size of the private /tmp tmpfs, MiB
+    job_dir_mb: int = 1024  # MiB the job dir may hold beyond 3 x the grader's inputs (job_dir_cap)
     compile_seconds: float = 60.0  # wall clock for nvcc inside the sandbox, s
 
     def merged(self, overrides: dict[str, Any] | None) -> Limits:
@@ -70,6 +71,8 @@ class Limits:
 
 
 MIB = 1024 * 1024
+JOB_DIR_ENTRIES = 10_000  # files and directories in a job dir; an honest job makes a few dozen
+JOB_DIR_POLL_S = 0.25  # s between two measurements of the job dir while the job runs
 
 
 def tensor_bytes(cases: list[dict[str, Any]]) -> int:
@@ -97,7 +100,7 @@ class SandboxStartError(RuntimeError):
 class Outcome:
     """How a job ended, as seen from the trusted side."""
 
-    ended: str  # done | timeout | cpu_limit | output_limit | exited | signalled
+    ended: str  # done | timeout | cpu_limit | output_limit | disk_limit | exited | signalled
     result: dict[str, Any] | None = None  # the harness's "done" message, if it sent one
     exit_code: int | None = None
     signal: int | None = None
@@ -382,6 +385,8 @@ class Sandbox:
         self._out_over = threading.Event()
         self._reader: threading.Thread | None = None
         self._killed_by_us = ""
+        self._dir_cap = 0  # bytes the job dir may hold, set when the job starts (job_dir_cap)
+        self._job_ended = threading.Event()
         self.cgroup: cgroups.JobCgroup | None = None
         self.used = False
         self.uid = NOBODY
@@ -543,6 +548,7 @@ class Sandbox:
         """Send the job; stdin stays open for the parent's commands (never blocks the parent)."""
         assert self.proc and self.proc.stdin and not self.used
         self.used = True
+        self._watch_job_dir()
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.send_command(job)
 
@@ -585,6 +591,7 @@ class Sandbox:
         """Send one job, follow its phases, and return how it ended. Always kills the child."""
         assert self.proc and self.proc.stdin and not self.used
         self.used = True
+        self._watch_job_dir()
         started = time.monotonic()
         deadline = started + self.limits.wall_seconds
         outcome = Outcome(ended="exited")
@@ -626,6 +633,9 @@ class Sandbox:
         except subprocess.TimeoutExpired:
             self.kill(self._killed_by_us or "")
             self.proc.wait()
+        self._job_ended.set()
+        if not self._killed_by_us and self._dir_cap and job_dir_over(self.job_dir, self._dir_cap):
+            self._killed_by_us = "disk_limit"  # filled between two polls, then ended
         if self._reader:
             self._reader.join(timeout=5)
         outcome.wall_s = time.monotonic() - started
@@ -642,13 +652,30 @@ class Sandbox:
             outcome.oom_killed = self.cgroup.oom_killed()
         if self._killed_by_us and outcome.ended != "done":
             outcome.ended = self._killed_by_us
-        elif self._killed_by_us == "output_limit":
-            outcome.ended = "output_limit"
+        elif self._killed_by_us in ("output_limit", "disk_limit"):
+            outcome.ended = self._killed_by_us
         elif outcome.ended != "done" and outcome.signal == signal.SIGXCPU:
             outcome.ended = "cpu_limit"
         elif outcome.ended != "done" and outcome.signal:
             outcome.ended = "signalled"
         self._close()
+
+    # -- the job dir's size -------------------------------------------------------------------
+    def _watch_job_dir(self) -> None:
+        """The job dir is on the host's disk, and RLIMIT_FSIZE caps one file only: many files
+        filled it without bound (an audit wrote 6 x 63 MiB). Measured every JOB_DIR_POLL_S while
+        the job runs and once at its end: past the cap the job is killed (disk_limit), so what
+        it can write is the cap plus one poll interval of writing."""
+        self._dir_cap = job_dir_cap(self.job_dir, self.limits)
+        threading.Thread(target=self._job_dir_watch, daemon=True, name="sandbox-disk").start()
+
+    def _job_dir_watch(self) -> None:
+        while not self._job_ended.wait(JOB_DIR_POLL_S):
+            if self.proc is None or self.proc.poll() is not None:
+                return
+            if job_dir_over(self.job_dir, self._dir_cap):
+                self.kill("disk_limit")
+                return
 
     # -- teardown ----------------------------------------------------------------------------
     def kill(self, reason: str = "") -> None:
@@ -684,6 +711,44 @@ class Sandbox:
         if self.cgroup:
             self.cgroup.remove()
             self.cgroup = None
+
+
+def job_dir_cap(job_dir: Path, limits: Limits) -> int:
+    """Bytes the job dir may hold: the grader's inputs (already written) stay, the harness writes
+    one timed set back whole with its outputs (at most twice the inputs) plus small files, and
+    nvcc's library; ``limits.job_dir_mb`` is room above that."""
+    inputs = job_dir_usage(job_dir)
+    return 3 * (inputs or 0) + limits.job_dir_mb * MIB
+
+
+def job_dir_over(job_dir: Path, cap_bytes: int) -> bool:
+    usage = job_dir_usage(job_dir)
+    return usage is None or usage > cap_bytes
+
+
+def job_dir_usage(path: Path) -> int | None:
+    """Bytes of disk the tree holds (allocated blocks: a sparse file costs what it stores),
+    walked without recursion or following links; None past JOB_DIR_ENTRIES entries or where a
+    directory cannot be read, which only a job hiding what it wrote does."""
+    total, entries, stack = 0, 0, [str(path)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as listing:
+                for entry in listing:
+                    entries += 1
+                    if entries > JOB_DIR_ENTRIES:
+                        return None
+                    try:
+                        total += entry.stat(follow_symlinks=False).st_blocks * 512
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                    except FileNotFoundError:
+                        continue  # removed or renamed since it was listed
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+    return total
 
 
 def remove_tree(path: Path) -> None:

@@ -20,13 +20,15 @@ from gradinglab.runner import grade, pool, sandbox
 from gradinglab.runner.result import validate
 from gradinglab.runner.testing import problem_copy, problems_dir_override, solution
 
-# Tight limits keep the hostile cases fast: CPU s, wall s, MiB of address space, bytes of output.
+# Tight limits keep the hostile cases fast: CPU s, wall s, MiB of address space, bytes of output,
+# MiB of job dir.
 TEST_LIMITS = {
     "cpu_seconds": 4,
     "wall_seconds": 8,
     "memory_mb": 1536,
     "output_bytes": 1024 * 1024,
     "processes": 64,
+    "job_dir_mb": 64,
 }
 SECRET = "pdc-secret-value-7d1f"
 
@@ -262,6 +264,41 @@ def test_100_mb_of_output_is_capped(tight: Path) -> None:
     assert doc["status"] == "runtime_error" and "output limit" in doc["message"]
     assert len(doc["log"]) <= 16_000
     assert_next_job_ok()
+
+
+# The job dir is on the host's disk and RLIMIT_FSIZE caps one file only. Each writer stops at a
+# bounded amount and then waits for the wall clock, so without the cap it is a timeout (never a
+# full disk), and with it the job is stopped long before.
+DISK_WRITER = (
+    "    import time\n"
+    "    block = b'x' * (16 * 1024 * 1024)\n"
+    "    for i in range({files}):\n"
+    "        with open(f'/run/job/fill-{{i}}', 'wb') as f:\n"
+    "            f.write(block[: {size}])\n"
+    "    time.sleep(3600)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "size"),
+    [(16, 16 * 1024 * 1024), (sandbox.JOB_DIR_ENTRIES + 100, 0)],
+    ids=["256-MiB-in-16-MiB-files", "too-many-empty-files"],
+)
+def test_filling_the_job_dir_is_stopped(tight: Path, files: int, size: int) -> None:
+    doc = run(DISK_WRITER.format(files=files, size=size))
+    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+def test_job_dir_usage_counts_allocated_bytes_and_entries(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "f").write_bytes(b"x" * 1_000_000)
+    with open(tmp_path / "sparse", "wb") as f:
+        f.truncate(1 << 30)  # 1 GiB long, nothing stored
+    used = sandbox.job_dir_usage(tmp_path)
+    assert used is not None and 1_000_000 <= used < 2_000_000
+    assert not sandbox.job_dir_over(tmp_path, 2_000_000)
+    assert sandbox.job_dir_over(tmp_path, 500_000)
 
 
 def test_memory_hog_is_memory_limit(tight: Path) -> None:
