@@ -159,7 +159,9 @@ def _apply_role(user: AbstractBaseUser, role: str) -> None:
     groups = {name: Group.objects.get(name=name) for name in ROLES}
     user.groups.remove(*[groups[name] for name in ROLES if name != role])
     user.groups.add(groups[role])
-    user.is_staff = role in (TA, INSTRUCTOR)
+    # A superuser keeps Django-admin access whatever course role a roster gives them: dropping
+    # is_staff would lock the site's administrator out of /admin/.
+    user.is_staff = user.is_superuser or role in (TA, INSTRUCTOR)
     role_cache_clear(user)
 
 
