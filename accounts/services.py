@@ -257,9 +257,10 @@ def roster_invite(user: AbstractBaseUser) -> bool:
     """E-mail the user a set-your-password link; False (nothing sent) when there is no address.
 
     The link is a password-reset token: it expires after PASSWORD_RESET_TIMEOUT and stops working
-    once any password is set, so a forwarded or repeated invitation cannot be replayed.
+    once any password is set, so a forwarded or repeated invitation cannot be replayed. It does
+    not count the per-user limit: roster_invite_many, which every roster path uses, does.
     """
-    if not user.email or not user.is_active:
+    if not _invitable(user):
         return False
     context = {
         "user": user,
@@ -274,27 +275,58 @@ def roster_invite(user: AbstractBaseUser) -> bool:
     return True
 
 
+# Invitations to one person within a window, however sent (roster buttons, an import with
+# invitations ticked): enough to resend after a lost or expired mail, few enough that a staff member
+# cannot flood someone's inbox (or the mail server's reputation) by clicking on. A mail the server
+# refused counts too.
+INVITE_WINDOW_S = 24 * 3600  # s: the invitation limit is per day
+INVITES_PER_USER_PER_WINDOW = 3  # e-mails to one user per INVITE_WINDOW_S
+
+
+def _invitable(user: AbstractBaseUser) -> bool:
+    return bool(user.email) and user.is_active
+
+
+def _invite_throttled(user: AbstractBaseUser) -> bool:
+    """Count one invitation to the user; True once they have had their allowance this window."""
+    hits = throttle_hit(f"invite-user:{user.pk}", window_s=INVITE_WINDOW_S)
+    return hits > INVITES_PER_USER_PER_WINDOW
+
+
 @dataclass(frozen=True)
 class InviteResult:
     sent: int
     skipped: int  # no e-mail address, or inactive
     failed: tuple[str, ...]  # usernames whose mail the server refused; re-run to retry
+    throttled: tuple[str, ...]  # usernames already sent INVITES_PER_USER_PER_WINDOW; not sent now
+
+
+def _invite_one(user: AbstractBaseUser) -> str:
+    """Invite one user; the outcome is one of InviteResult's fields."""
+    if not _invitable(user):
+        return "skipped"
+    if _invite_throttled(user):
+        return "throttled"
+    try:
+        roster_invite(user)
+    except (smtplib.SMTPException, OSError):
+        log.exception("invitation to %s failed", user.username)
+        return "failed"
+    return "sent"
 
 
 def roster_invite_many(*, user_ids: tuple[int, ...] | list[int]) -> InviteResult:
-    """Invite each user; one refused address or a mail-server hiccup never stops the others."""
-    sent = skipped = 0
-    failed: list[str] = []
+    """Invite each user; one refused address, a mail-server hiccup or a user past the resend
+    limit never stops the others."""
+    outcomes: dict[str, list[str]] = {"sent": [], "skipped": [], "failed": [], "throttled": []}
     for user in User.objects.filter(pk__in=user_ids).order_by("username"):
-        try:
-            if roster_invite(user):
-                sent += 1
-            else:
-                skipped += 1
-        except (smtplib.SMTPException, OSError):
-            log.exception("invitation to %s failed", user.username)
-            failed.append(user.username)
-    return InviteResult(sent=sent, skipped=skipped, failed=tuple(failed))
+        outcomes[_invite_one(user)].append(user.username)
+    return InviteResult(
+        sent=len(outcomes["sent"]),
+        skipped=len(outcomes["skipped"]),
+        failed=tuple(outcomes["failed"]),
+        throttled=tuple(outcomes["throttled"]),
+    )
 
 
 def user_create_with_role(

@@ -107,7 +107,8 @@ def roster_invite(request: HttpRequest) -> HttpResponse:
 
 
 def _invite(request: HttpRequest, user_ids: list[int] | tuple[int, ...]) -> None:
-    """Send the invitations and say how many went, and to whom the mail failed."""
+    """Send the invitations and say how many went, to whom the mail failed, and who was past the
+    resend limit."""
     invites = services.roster_invite_many(user_ids=user_ids)
     messages.info(
         request,
@@ -119,6 +120,16 @@ def _invite(request: HttpRequest, user_ids: list[int] | tuple[int, ...]) -> None
             request,
             _("发给 %(names)s 的邮件失败；稍后可在名单页再次发送。")
             % {"names": ", ".join(invites.failed)},
+        )
+    if invites.throttled:
+        messages.warning(
+            request,
+            _("未重新发送给 %(names)s：每人每 %(hours)d 小时最多 %(max)d 封邀请邮件，请稍后再试。")
+            % {
+                "names": ", ".join(invites.throttled),
+                "hours": services.INVITE_WINDOW_S // 3600,
+                "max": services.INVITES_PER_USER_PER_WINDOW,
+            },
         )
 
 

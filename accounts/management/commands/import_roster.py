@@ -5,6 +5,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from accounts.services import (
+    INVITE_WINDOW_S,
+    INVITES_PER_USER_PER_WINDOW,
     RosterDemotionUnconfirmed,
     RosterError,
     roster_import,
@@ -64,6 +66,12 @@ class Command(BaseCommand):
             f"invitations (to users without a password): {invites.sent} sent, "
             f"{invites.skipped} without an address"
         )
+        if invites.throttled:
+            self.stdout.write(
+                f"not sent again to {', '.join(invites.throttled)}: at most "
+                f"{INVITES_PER_USER_PER_WINDOW} invitations per person per "
+                f"{INVITE_WINDOW_S // 3600} hours"
+            )
         if invites.failed:
             raise CommandError(
                 f"the roster is imported, but mail to {', '.join(invites.failed)} failed; "
