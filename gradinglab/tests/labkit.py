@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,19 @@ def slow_correct_source(pause_s: int = 2) -> str:
         "    n = out.numel()\n",
         f"    import time\n\n    time.sleep({pause_s})\n    n = out.numel()\n",
     )
+
+
+def scored_submission(assignment, student, score: str, at: datetime):
+    """An accepted submission scoring ``score``, made at ``at``, posted to the gradebook."""
+    from gradinglab.models import Submission
+    from gradinglab.services.results import assignment_grade_sync
+
+    sub = Submission.objects.create(
+        assignment=assignment, student=student, backend="triton", source=score,
+        sha256=score.ljust(64, "0"), created_at=at, status="accepted", score=Decimal(score),
+    )  # fmt: skip
+    assignment_grade_sync(assignment=assignment, student=student)
+    return sub
 
 
 def make_assignment(**fields: Any):

@@ -13,21 +13,12 @@ from django.utils import timezone
 from gradebook.models import Grade, GradeItem
 from gradebook.services import extension_grant, extension_revoke
 from gradinglab.models import Submission
-from gradinglab.services.results import assignment_grade_item, assignment_grade_sync
-from gradinglab.tests.labkit import make_assignment
+from gradinglab.services.results import assignment_grade_item
+from gradinglab.tests.labkit import make_assignment, scored_submission
 
 pytestmark = pytest.mark.django_db
 
 DUE = (timezone.now() - timedelta(days=30)).replace(microsecond=0)
-
-
-def _scored(assignment, student, score: str, at) -> Submission:
-    sub = Submission.objects.create(
-        assignment=assignment, student=student, backend="triton", source=score,
-        sha256=score.ljust(64, "0"), created_at=at, status="accepted", score=Decimal(score),
-    )  # fmt: skip
-    assignment_grade_sync(assignment=assignment, student=student)
-    return sub
 
 
 @pytest.fixture
@@ -43,8 +34,8 @@ def assignment(db):
 @pytest.fixture
 def two(assignment, student_a) -> tuple[Submission, Submission]:
     """90 an hour before the due date, then 100 an hour after it (a day late: counts 50)."""
-    on_time = _scored(assignment, student_a, "90", DUE - timedelta(hours=1))
-    return on_time, _scored(assignment, student_a, "100", DUE + timedelta(hours=1))
+    on_time = scored_submission(assignment, student_a, "90", DUE - timedelta(hours=1))
+    return on_time, scored_submission(assignment, student_a, "100", DUE + timedelta(hours=1))
 
 
 def test_an_on_time_submission_beats_a_better_late_one_after_its_penalty(two, student_a) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from quizzes.models import Choice, Question, Quiz, QuizQuestion
+from quizzes import clock
+from quizzes.models import Attempt, Choice, Question, Quiz, QuizQuestion
+from quizzes.services import answer_save, attempt_start, attempt_submit
 
 
 def _choice_question(bank_id: str, lecture: int, qtype: str, correct: str, points: str) -> Question:
@@ -83,3 +85,14 @@ def late_quiz(*, slug: str, closes_at: datetime, late_days: int, penalty: str) -
         late_until=closes_at + timedelta(days=late_days),
         late_penalty_percent=Decimal(penalty),
     )
+
+
+def submit_at(quiz: Quiz, student, right: int, at: datetime, monkeypatch) -> Attempt:
+    """An attempt submitted at ``at`` with its first ``right`` questions (of single-choice
+    questions whose right key is "a", in question-id order) answered right, the rest wrong."""
+    monkeypatch.setattr(clock, "now", lambda: at)
+    attempt = attempt_start(quiz=quiz, student=student)
+    for i, qid in enumerate(sorted(attempt.question_ids)):
+        answer_save(attempt_id=attempt.pk, student=student, question_id=qid,
+                    data={"value": ["a" if i < right else "b"]})  # fmt: skip
+    return attempt_submit(attempt_id=attempt.pk)

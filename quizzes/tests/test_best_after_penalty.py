@@ -13,10 +13,8 @@ from django.utils import timezone
 from gradebook.models import Grade, GradeItem
 from gradebook.selectors import student_view
 from gradebook.services import extension_grant, extension_revoke
-from quizzes import clock
-from quizzes.models import Attempt, Quiz
-from quizzes.services import answer_save, attempt_start, attempt_submit
-from quizzes.tests.factories import question_single, quiz_with
+from quizzes.models import Quiz
+from quizzes.tests.factories import question_single, quiz_with, submit_at
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +32,6 @@ def quiz(db) -> Quiz:
     )
 
 
-def _submit_at(quiz: Quiz, student, right: int, at, monkeypatch) -> Attempt:
-    monkeypatch.setattr(clock, "now", lambda: at)
-    attempt = attempt_start(quiz=quiz, student=student)
-    for i, qid in enumerate(sorted(attempt.question_ids)):
-        answer_save(attempt_id=attempt.pk, student=student, question_id=qid,
-                    data={"value": ["a" if i < right else "b"]})  # fmt: skip
-    return attempt_submit(attempt_id=attempt.pk)
-
-
 def _counted(student, quiz: Quiz) -> Decimal:
     row = next(r for r in student_view(student)["rows"] if r.item.key == quiz.gradebook_key)
     return row.result.counted
@@ -51,8 +40,8 @@ def _counted(student, quiz: Quiz) -> Decimal:
 def test_an_on_time_attempt_beats_a_better_late_one_after_its_penalty(
     quiz, student_a, monkeypatch
 ) -> None:
-    on_time = _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, late: counts 10
+    on_time = submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, late: counts 10
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (
         Decimal("16.00"),
@@ -64,18 +53,18 @@ def test_an_on_time_attempt_beats_a_better_late_one_after_its_penalty(
 def test_a_late_attempt_still_wins_when_it_is_worth_more_after_its_penalty(
     quiz, student_a, monkeypatch
 ) -> None:
-    _submit_at(quiz, student_a, 1, DUE - timedelta(hours=1), monkeypatch)  # 4
-    _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 late: counts 10
+    submit_at(quiz, student_a, 1, DUE - timedelta(hours=1), monkeypatch)  # 4
+    submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 late: counts 10
     assert _counted(student_a, quiz) == Decimal("10.00")
 
 
 def test_the_students_extension_is_the_rule_that_judges(
     quiz, student_a, instructor, monkeypatch
 ) -> None:
-    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
     item = GradeItem.objects.get(key=quiz.gradebook_key)
     extension_grant(student=student_a, item=item, actor=instructor, extra_days=2)
-    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # on time for them
+    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # on time for them
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (Decimal("20.00"), f"quiz-attempt:{late.pk}")
     assert _counted(student_a, quiz) == Decimal("20.00")
@@ -84,8 +73,8 @@ def test_the_students_extension_is_the_rule_that_judges(
 def test_an_extension_granted_later_picks_the_attempt_again(
     quiz, student_a, instructor, monkeypatch
 ) -> None:
-    on_time = _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, counts 10
+    on_time = submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, counts 10
     item = GradeItem.objects.get(key=quiz.gradebook_key)
     extension_grant(student=student_a, item=item, actor=instructor, extra_days=1)
     grade = Grade.objects.get(student=student_a)
@@ -105,8 +94,8 @@ def test_a_new_late_policy_picks_the_attempt_again(
     20 counts 18 and beats the on-time 16; it stayed at 16 until a quiz settings save."""
     from gradebook.services import grade_item_late_policy_set
 
-    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
     item = GradeItem.objects.get(key=quiz.gradebook_key)
     ten = {"late_penalty_per_day": Decimal("10"), "late_penalty_cap": Decimal("10")}
     grade_item_late_policy_set(item=item, late=ten, actor=instructor)
