@@ -3,12 +3,14 @@
 Pure Python over plain dataclasses (no ORM), so the rules are table-tested without a database and the
 staff grid computes hundreds of students from one bulk load. Scores arrive RAW (as posted, or the
 staff override); this module alone decides the penalty, so an extension granted later changes the
-result the next time anything is shown.
+result the next time anything is shown. Under GRACE it also chooses which of the student's works
+counts, since that depends on the grace days left when the standing reaches the item.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -50,6 +52,20 @@ class CategorySpec:
 class Score:
     points: Decimal  # raw: the automatic score, or the staff override when one is in force
     submitted_at: datetime | None = None
+    ref: str = ""  # the work it came from ("quiz-attempt:5"), as Grade.counted_ref names it
+    # The student's other works of the item that may count instead (`frontier`): under GRACE the
+    # work worth most depends on the grace days left, which only the whole standing knows.
+    others: tuple[Score, ...] = ()
+
+    def to_json(self) -> list:
+        """The work as Grade.candidates stores it (others left out)."""
+        at = self.submitted_at.isoformat() if self.submitted_at else None
+        return [str(self.points), at, self.ref]
+
+    @classmethod
+    def from_json(cls, row: list) -> Score:
+        points, at, ref = row
+        return cls(Decimal(points), datetime.fromisoformat(at) if at else None, ref)
 
 
 @dataclass
@@ -65,6 +81,7 @@ class ItemResult:
     status: str
     due_at: datetime | None
     raw: Decimal | None = None
+    ref: str = ""  # the work that counts (the one chosen under GRACE)
     days_late: int = 0
     grace_days: int = 0
     penalty_percent: Decimal = ZERO
@@ -143,6 +160,44 @@ class LateRule:
         return _after_penalty(points, self.penalty_percent(submitted_at))
 
 
+@dataclass(frozen=True)
+class _Charge:
+    """One work as the item counts it: its late days, the grace days it spends, its penalty."""
+
+    work: Score
+    days_late: int
+    grace_days: int
+    penalty_percent: Decimal
+    counted: Decimal
+
+
+def _charge(item: ItemSpec, work: Score, due: datetime | None, grace_left: int) -> _Charge:
+    late = _days_charged(item, work.submitted_at, due)
+    grace = min(late, grace_left) if item.late_policy == GRACE else 0
+    penalty = _penalty(item, late - grace)
+    return _Charge(work, late, grace, penalty, _after_penalty(work.points, penalty))
+
+
+def _chosen(item: ItemSpec, score: Score, due: datetime | None, grace_left: int) -> _Charge:
+    """The work that counts: the one posted, except under GRACE, where the grace days left may
+    make another work worth more (the app chose before grace days, which it cannot know). Among
+    equals the fewest grace days are spent, then the posted work wins."""
+    works = (score, *score.others) if item.late_policy == GRACE else (score,)
+    charges = [_charge(item, work, due, grace_left) for work in works]
+    return max(charges, key=lambda c: (c.counted, -c.grace_days))  # max keeps the first of equals
+
+
+def frontier(works: Iterable[Score]) -> list[Score]:
+    """The works that can count most under some due date, penalty and grace days: in time order,
+    each scoring more than every earlier one. A later work with no more points is never worth
+    more, since lateness only grows with time."""
+    kept: list[Score] = []
+    for work in sorted(works, key=lambda w: (w.submitted_at is not None, w.submitted_at or 0)):
+        if not kept or work.points > kept[-1].points:
+            kept.append(work)
+    return kept
+
+
 def _item_result(
     item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int
 ) -> tuple[ItemResult, int]:
@@ -152,19 +207,17 @@ def _item_result(
     score = facts.scores.get(item.key)
     if item.key in facts.excused:
         result.status = EXCUSED
-        result.raw = score.points if score else None
+        result.raw, result.ref = (score.points, score.ref) if score else (None, "")
         return result, 0
     if score is None:
         if due is not None and now > due:
             result.status, result.counted = MISSING, ZERO
         return result, 0
-    result.status, result.raw = GRADED, score.points
-    late = _days_charged(item, score.submitted_at, due)
-    grace = min(late, grace_left) if item.late_policy == GRACE else 0
-    result.days_late, result.grace_days = late, grace
-    result.penalty_percent = _penalty(item, late - grace)
-    result.counted = _after_penalty(score.points, result.penalty_percent)
-    return result, grace
+    chosen = _chosen(item, score, due, grace_left)
+    result.status, result.raw, result.ref = GRADED, chosen.work.points, chosen.work.ref
+    result.days_late, result.grace_days = chosen.days_late, chosen.grace_days
+    result.penalty_percent, result.counted = chosen.penalty_percent, chosen.counted
+    return result, chosen.grace_days
 
 
 def _grace_order(items: list[ItemSpec], facts: StudentFacts) -> list[ItemSpec]:

@@ -141,6 +141,12 @@ class Grade(models.Model):
     # Which piece of work the automatic score came from ("submission:12", "quiz-attempt:5").
     counted_ref = models.CharField(max_length=64, blank=True, verbose_name=_("计分来源"))
     submitted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("提交时间"))
+    # The student's other works that may count instead under a GRACE policy ([points, submitted
+    # at, ref] each, `calc.frontier`): which is worth most depends on the grace days left when the
+    # standing reaches this item, so the choice is made there (`calc.compute_standing`).
+    candidates = models.JSONField(
+        default=list, blank=True, editable=False, verbose_name=_("可替代计分的作业")
+    )
     computed_at = models.DateTimeField(verbose_name=_("计算时间"))
 
     objects = GradeQuerySet.as_manager()

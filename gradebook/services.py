@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from gradebook import selectors
+from gradebook import calc, selectors
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 from gradebook.reasons import Reason, cleaned, parts_of
@@ -178,11 +178,14 @@ def grade_record(
     reason: str = "",
     submitted_at: datetime | None = None,
     ref: str = "",
+    others: Sequence[calc.Score] = (),
 ) -> Grade:
     """Post an automatic (or imported) score. Idempotent: the same post twice changes nothing.
 
     ``ref`` names the work the score came from ("submission:12", "quiz-attempt:5"), so staff see
-    which submission counted before they override anything.
+    which submission counted before they override anything. ``others``: the student's works the
+    app chose that one from (its "best"), each with its time and ref; under a GRACE policy the
+    standing counts one of them instead when the grace days left make it worth more.
 
     A staff override stays in force: the automatic score is kept underneath it and the audit row says so.
     """
@@ -190,10 +193,14 @@ def grade_record(
     _check_range(item, value)
     if source not in Grade.Source.values:
         raise GradeError(_("未知的成绩来源“%(source)s”。") % {"source": source})
+    candidates = _candidates(others, ref)
     now = timezone.now()
     grade, created = _locked_grade(student, item, source, now)
     same = grade.auto_points == value and grade.submitted_at == submitted_at
     if not created and same and grade.counted_ref == ref:
+        if grade.candidates != candidates:  # the score posted is the same: nothing to audit
+            grade.candidates = candidates
+            grade.save(update_fields=["candidates"])
         return grade
     old = None if created else grade.points
     grade.auto_points, grade.source, grade.submitted_at, grade.computed_at = (
@@ -202,12 +209,18 @@ def grade_record(
         submitted_at,
         now,
     )
-    grade.counted_ref = ref
+    grade.counted_ref, grade.candidates = ref, candidates
     grade.points = grade.override_points if grade.override_points is not None else value
     action = GradeEvent.Action.IMPORT if source == Grade.Source.IMPORT else GradeEvent.Action.RECORD
     note = reason if grade.override_points is None else _override_in_force(reason, value)
     _save_logged(grade, action=action, old=old, actor=actor, reason=note, now=now)
     return grade
+
+
+def _candidates(others: Sequence[calc.Score], ref: str) -> list[list]:
+    """Grade.candidates: the works besides the one posted (``ref``) that could ever count more."""
+    works = [calc.Score(_quantize(w.points), w.submitted_at, w.ref) for w in others]
+    return [work.to_json() for work in calc.frontier(works) if work.ref != ref]
 
 
 def _override_in_force(reason: str, value: Decimal) -> Reason:

@@ -90,5 +90,9 @@ def regrade_detail(request: HttpRequest, pk: int) -> HttpResponse:
         status = 400 if form is not None else 409
     context = {"regrade": regrade, "form": form}
     if staff_page(request.user):  # what staff decide from: the score now and the work it counts
-        context["staff"] = {"grade": selectors.current_grade(regrade.student, regrade.item)}
+        student, item = regrade.student, regrade.item
+        context["staff"] = {
+            "grade": selectors.current_grade(student, item),
+            "result": selectors.item_result(student, item),
+        }
     return render(request, "gradebook/regrade_detail.html", context, status=status)

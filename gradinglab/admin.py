@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gradebook.reasons import Reason
-from gradebook.selectors import current_grade
+from gradebook.selectors import current_grade, item_result
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch
 from gradinglab.access import lab_may
@@ -327,7 +327,8 @@ class SubmissionAdmin(admin.ModelAdmin):
                 return redirect("admin:gradinglab_submission_change", pk)
         item = results.assignment_grade_item(sub.assignment)
         grade = current_grade(sub.student, item)
-        counted = grade.counted_ref.removeprefix("submission:") if grade else ""
+        result = item_result(sub.student, item)  # under GRACE maybe not the one posted
+        counted = result.ref.removeprefix("submission:")
         context = {
             **self.admin_site.each_context(request),
             "title": _("改分：%(item)s · 提交 #%(n)s") % {"item": str(item), "n": sub.pk},
@@ -335,6 +336,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             "sub": sub,
             "item": item,
             "grade": grade,
+            "result": result,
             "counted_id": int(counted) if counted.isdigit() else None,
             "effective": results.submission_effective_score(sub),
             "opts": self.model._meta,

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from gradebook.calc import Score
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason
 from gradebook.selectors import late_rule
@@ -559,9 +560,9 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
     )
     item = quiz_gradebook_item(quiz)
     rule = late_rule(student, item.key)
-    scores = [score for score, _at, _pk in submitted]
-    counted = [rule.counted(score, at) for score, at, _pk in submitted]
-    graded = quiz_grade(quiz.grading_method, scores, counted)
+    works = [Score(score, at, f"quiz-attempt:{pk}") for score, at, pk in submitted]
+    counted = [rule.counted(work.points, work.submitted_at) for work in works]
+    graded = quiz_grade(quiz.grading_method, [work.points for work in works], counted)
     if graded is None:
         return None
     points, counting = graded
@@ -572,8 +573,10 @@ def quiz_grade_sync(*, quiz: Quiz, student, reason: str, actor=None) -> Grade | 
         source="quiz",
         actor=actor,
         reason=reason,
-        submitted_at=submitted[counting][1],
-        ref=f"quiz-attempt:{submitted[counting][2]}",
+        submitted_at=works[counting].submitted_at,
+        ref=works[counting].ref,
+        # Only "best" chooses between attempts, and grace days can change which one is best.
+        others=works if quiz.grading_method == Quiz.Grading.BEST else (),
     )
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.language import page_lang
+from gradebook.calc import Score
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason, cleaned
 from gradebook.selectors import late_rule
@@ -161,16 +162,23 @@ def submission_score(submission: Submission, document: dict[str, Any]) -> Decima
     )
 
 
-def _best(assignment: Assignment, student: AbstractBaseUser, item: GradeItem) -> Submission | None:
-    """The submission that counts: the best effective score (a TA's per-submission override,
-    else the automatic score) after the gradebook's late penalty, the earliest among equals.
-    Before the penalty, a late 100 beat an on-time 90 and counted 50 at a 50 % penalty."""
-    scored = list(
+def _scored(assignment: Assignment, student: AbstractBaseUser) -> list[Submission]:
+    """The student's submissions with an effective score (a TA's per-submission override, else
+    the automatic score), in submit order."""
+    return list(
         Submission.objects.filter(assignment=assignment, student=student)
         .annotate(effective=Coalesce("score_override", "score"))
         .filter(effective__isnull=False)
         .order_by("created_at")
     )
+
+
+def _best(
+    scored: list[Submission], student: AbstractBaseUser, item: GradeItem
+) -> Submission | None:
+    """The submission that counts: the best effective score after the gradebook's late penalty,
+    the earliest among equals. Before the penalty, a late 100 beat an on-time 90 and counted 50
+    at a 50 % penalty."""
     rule = late_rule(student, item.key)
     assert rule is not None  # the item exists: assignment_grade_sync ensured it
     return max(scored, key=lambda sub: rule.counted(sub.effective, sub.created_at), default=None)
@@ -219,7 +227,8 @@ def assignment_grade_sync(
 ) -> Grade | None:
     """Post the student's best submission score (raw points, its submission time)."""
     item = assignment_grade_item(assignment)  # first: its lateness rule picks the best
-    best = _best(assignment, student, item)
+    scored = _scored(assignment, student)
+    best = _best(scored, student, item)
     if best is None:
         return None
     return grade_record(
@@ -230,8 +239,14 @@ def assignment_grade_sync(
         actor=actor,
         reason=reason or Reason("submission_best", submission=best.pk, status=best.status),
         submitted_at=best.created_at,
-        ref=f"submission:{best.pk}",
+        ref=_ref(best),
+        # Under a GRACE policy the grace days left may make another submission worth more.
+        others=[Score(sub.effective, sub.created_at, _ref(sub)) for sub in scored],
     )
+
+
+def _ref(submission: Submission) -> str:
+    return f"submission:{submission.pk}"
 
 
 @transaction.atomic
