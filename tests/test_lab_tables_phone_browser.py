@@ -1,9 +1,10 @@
 """In real Chromium at 390x844, in Chinese and English: the lab's tables stay inside the page.
 
 The ptxas table of a CUDA submission and the leaderboard (its empty-state sentence too) made an
-English page about 440 px wide; they now scroll inside the shared `.table-wrap` and long names
-wrap. A wrapper that scrolls shows a shadow inside the edge with more columns behind it (the lab
-list hid four columns with no sign), and only then. Screenshots go to $PDC_SHOTS when set."""
+English page about 440 px wide; the ptxas table now scrolls inside the shared `.table-wrap` and
+long names wrap, and the leaderboard is a card per place. A wrapper that scrolls shows a shadow
+inside the edge with more columns behind it (the lab list hid four columns with no sign), and only
+then. Screenshots go to $PDC_SHOTS when set."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ KERNELS = [
 ]
 LEADERBOARD = "/lab/problems/vector-add/leaderboard/"
 
-# The strength (0 or 1) of the shadow inside the wrapper's left and right edges (site.css).
-SHADES_JS = """() => {
-  const s = getComputedStyle(document.querySelector('.table-wrap'));
+# The strength (0 or 1) of the shadow inside the ptxas table wrapper's left and right edges
+# (site.css).
+PTXAS = ".table-wrap:has(> table td.long-name)"
+SHADES_JS = f"""() => {{
+  const s = getComputedStyle(document.querySelector('{PTXAS}'));
   return [s.getPropertyValue('--shade-start').trim(), s.getPropertyValue('--shade-end').trim()];
-}"""
+}}"""
 
 
 def _cuda_submission(student, assignment) -> Submission:
@@ -115,15 +118,13 @@ def test_lab_tables_fit_a_phone_in_both_languages(live_server, _browser, student
 
 
 def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a) -> None:
-    """The leaderboard's six columns at 390 px (the lab list, the example before, is now cards)."""
-    gpu = make_assignment(gpu_kind="h100", points=Decimal("100"))
-    _cuda_submission(student_a, gpu)
-    student_a.profile.pseudonym = "a-rather-long-leaderboard-nickname"
-    student_a.profile.save()
+    """The ptxas table's four columns at 390 px (the lab list and then the leaderboard, the examples
+    before, are now cards)."""
+    sub = _cuda_submission(student_a, make_assignment(gpu_kind="h100", points=Decimal("100")))
     context, page = _phone(_browser, live_server, "en")
-    width = _width(page, live_server, f"{LEADERBOARD}?kind=h100", "leaderboard-en-390")
+    width = _width(page, live_server, f"/lab/submissions/{sub.pk}/", "ptxas-en-390")
     assert width[0] <= width[1], width  # the table scrolls inside its wrapper, not the page
-    wrap = page.locator(".table-wrap").first
+    wrap = page.locator(PTXAS)
     assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")  # columns are off to the right
     assert page.evaluate(SHADES_JS) == ["0", "1"]  # at the start: a shadow on the right only
     wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
@@ -133,25 +134,45 @@ def test_a_table_that_scrolls_sideways_shows_it(live_server, _browser, student_a
     page.reload()  # the whole table fits: no shadow
     assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth")
     assert page.evaluate(SHADES_JS) == ["0", "0"]
-    _shoot(page, "leaderboard-en-1280")
+    _shoot(page, "ptxas-en-1280")
     context.close()
+
+
+def _cards(browser, live_server, path: str, shot: str, per_language: int) -> dict[str, list]:
+    """The cells of the page's one table at 390 px in each language (student_a), once the page is
+    seen to fit the window and no card's value (or part of it) to start under its name. Each
+    language shows `per_language` cells, every one with its column's name and inside the window."""
+    cells: dict[str, list[dict]] = {}
+    for lang in LANGS:
+        context, page = _phone(browser, live_server, lang)
+        width = _width(page, live_server, path, f"{shot}-{lang}-390")
+        assert width[0] <= width[1], (lang, width)
+        assert misplaced_on_a_phone(page, "main table") == [], lang
+        cells[lang] = cells_on_a_phone(page, "main table")
+        context.close()
+    for lang, tds in cells.items():
+        assert len(tds) == per_language, (lang, tds)
+        assert all(td["label"] and td["right"] <= td["window"] for td in tds), (lang, tds)
+    return cells
+
+
+def test_the_leaderboard_is_a_card_per_place_on_a_phone(live_server, _browser, student_a) -> None:
+    """Speedup, roofline and GPU were three columns off-screen to the right at 390 px: now each
+    place is a card whose every line says its column's name, inside the window."""
+    _cuda_submission(student_a, make_assignment(gpu_kind="h100", points=Decimal("100")))
+    student_a.profile.pseudonym = "a-rather-long-leaderboard-nickname"
+    student_a.profile.save()
+    # One place, six labelled lines.
+    cells = _cards(_browser, live_server, f"{LEADERBOARD}?kind=h100", "leaderboard-cards", 6)
+    assert [td["label"] for td in cells["en"]][:2] == ["Rank", "Nickname"], cells["en"]
 
 
 def test_the_lab_list_is_a_card_per_lab_on_a_phone(live_server, _browser, student_a) -> None:
     """My status and best score were four columns off-screen to the right at 390 px."""
     _cuda_submission(student_a, make_assignment())  # my status: "Accepted · 1 submission"
-    cells: dict[str, list[dict]] = {}
-    for lang in LANGS:
-        context, page = _phone(_browser, live_server, lang)
-        width = _width(page, live_server, "/lab/", f"lab-list-{lang}-390")
-        assert width[0] <= width[1], width
-        # "Accepted · 1 submission": both parts after the name, not the second under it.
-        assert misplaced_on_a_phone(page, "main table") == [], lang
-        cells[lang] = cells_on_a_phone(page, "main table")
-        context.close()
-    for lang, tds in cells.items():
-        assert len(tds) == 7, (lang, tds)  # one lab, seven labelled lines
-        assert all(td["label"] and td["right"] <= td["window"] for td in tds), (lang, tds)
+    # One lab, seven labelled lines; "Accepted · 1 submission": both parts after the name, not the
+    # second under it.
+    _cards(_browser, live_server, "/lab/", "lab-list", 7)
 
 
 def test_due_dates_stay_on_one_line_on_a_phone(live_server, _browser, student_a) -> None:
