@@ -111,8 +111,8 @@ def test_a_penalty_saved_in_the_quiz_settings_recomputes_each_grade_once(
     audited as the rescore; the item's followers were called as well and did it a second time."""
     from quizzes import services
 
-    _submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = _submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
+    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
     syncs = []
     real_sync = services.quiz_grade_sync
     monkeypatch.setattr(
