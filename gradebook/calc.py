@@ -178,11 +178,13 @@ def _charge(item: ItemSpec, work: Score, due: datetime | None, grace_left: int) 
     return _Charge(work, late, grace, penalty, _after_penalty(work.points, penalty))
 
 
-def _chosen(item: ItemSpec, score: Score, due: datetime | None, grace_left: int) -> _Charge:
-    """The work that counts: the one posted, except under GRACE, where the grace days left may
-    make another work worth more (the app chose before grace days, which it cannot know). Among
-    equals the fewest grace days are spent, then the posted work wins."""
-    works = (score, *score.others) if item.late_policy == GRACE else (score,)
+def _chosen(
+    item: ItemSpec, score: Score, due: datetime | None, grace_left: int, choose: bool
+) -> _Charge:
+    """The work that counts: the one posted, except when ``choose`` under GRACE, where the grace
+    days left may make another work worth more (the app chose before grace days, which it cannot
+    know). Among equals the fewest grace days are spent, then the posted work wins."""
+    works = (score, *score.others) if choose and item.late_policy == GRACE else (score,)
     charges = [_charge(item, work, due, grace_left) for work in works]
     return max(charges, key=lambda c: (c.counted, -c.grace_days))  # max keeps the first of equals
 
@@ -199,7 +201,7 @@ def frontier(works: Iterable[Score]) -> list[Score]:
 
 
 def _item_result(
-    item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int
+    item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int, choose: bool
 ) -> tuple[ItemResult, int]:
     """One item's result and the grace days it spends."""
     due = facts.due_overrides.get(item.key, item.due_at)
@@ -213,7 +215,7 @@ def _item_result(
         if due is not None and now > due:
             result.status, result.counted = MISSING, ZERO
         return result, 0
-    chosen = _chosen(item, score, due, grace_left)
+    chosen = _chosen(item, score, due, grace_left, choose)
     result.status, result.raw, result.ref = GRADED, chosen.work.points, chosen.work.ref
     result.days_late, result.grace_days = chosen.days_late, chosen.grace_days
     result.penalty_percent, result.counted = chosen.penalty_percent, chosen.counted
@@ -262,11 +264,7 @@ def compute_standing(
     Grace days are allocated over every item (released or not) so releasing an item never moves
     grace days between items; `released_only` then leaves unreleased items out of the totals.
     """
-    results: dict[str, ItemResult] = {}
-    grace_left = grace_budget
-    for item in _grace_order(items, facts):
-        results[item.key], spent = _item_result(item, facts, now, grace_left)
-        grace_left -= spent
+    results, grace_left = _allocate(items, categories, facts, grace_budget, now)
     shown = [item for item in items if item.released or not released_only]
     specs = {spec.key: spec for spec in categories}
     for item in shown:  # a category staff have not configured still shows, with weight 0
@@ -285,6 +283,53 @@ def compute_standing(
     used = grace_budget - grace_left
     projected = _projected_total(list(specs.values()), shown, results)
     return Standing(results, cats, total, grace_budget, used, projected)
+
+
+def _allocate(
+    items: list[ItemSpec],
+    categories: list[CategorySpec],
+    facts: StudentFacts,
+    grace_budget: int,
+    now: datetime,
+) -> tuple[dict[str, ItemResult], int]:
+    """Every item's result and the grace days left. The posted works count, unless choosing
+    among the student's other works under GRACE (item by item, with the grace days left there)
+    gives a higher course total: a work chosen at one item may spend grace days a later item
+    needed more, so the choice is kept only where it pays, and handing in more work never
+    lowers a student's total."""
+    posted = _allocate_in_order(items, facts, grace_budget, now, choose=False)
+    if not any(score.others for score in facts.scores.values()):
+        return posted
+    chosen = _allocate_in_order(items, facts, grace_budget, now, choose=True)
+    if _worth(categories, items, chosen[0]) > _worth(categories, items, posted[0]):
+        return chosen
+    return posted
+
+
+def _allocate_in_order(
+    items: list[ItemSpec], facts: StudentFacts, grace_budget: int, now: datetime, choose: bool
+) -> tuple[dict[str, ItemResult], int]:
+    results: dict[str, ItemResult] = {}
+    grace_left = grace_budget
+    for item in _grace_order(items, facts):
+        results[item.key], spent = _item_result(item, facts, now, grace_left, choose)
+        grace_left -= spent
+    return results, grace_left
+
+
+def _worth(
+    categories: list[CategorySpec], items: list[ItemSpec], results: dict[str, ItemResult]
+) -> tuple[Decimal, Decimal]:
+    """What a set of results is worth to the student, over every item (released or not, so that
+    releasing an item never changes the choice): the projected course total (categories of
+    weight 0 count nothing in it), then the sum of counted fractions (which decides when no
+    category has a weight yet)."""
+    total = _projected_total(categories, items, results) or ZERO
+    fractions = sum(
+        ((r.counted or ZERO) / i.max_points for i in items if (r := results[i.key]).counted),
+        ZERO,
+    )
+    return total, fractions
 
 
 def _projected_category(spec: CategorySpec, pairs: list[tuple[ItemSpec, ItemResult]]) -> Decimal:

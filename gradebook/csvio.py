@@ -137,8 +137,19 @@ def _profile_cells(student: AbstractBaseUser) -> list[str]:
     ]
 
 
+def _auto_points(grade: Grade | None, res: calc.ItemResult) -> Decimal | None:
+    """The automatic score of the work that counts: under GRACE the standing may count another
+    of the student's works than the one the app posted (then ``res`` has its raw score), and the
+    row's points, penalty and counted must be of the same work."""
+    if grade is None:
+        return None
+    chosen_other = grade.override_points is None and res.ref and res.ref != grade.counted_ref
+    return res.raw if chosen_other else grade.auto_points
+
+
 def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
-    """One item over the roster. `points` is the automatic (or imported) score and an override has
+    """One item over the roster. `points` is the automatic (or imported) score of the work that
+    counts (`_auto_points`) and an override has
     its own column, so the file imports back without changing anything, overrides included. A
     reason the system wrote is said in the exporting person's language, as on the pages."""
     rows: list[list] = [list(ITEM_COLUMNS)]
@@ -147,7 +158,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
         rows.append(
             [
                 *_profile_cells(student),
-                grade.auto_points if grade else None,
+                _auto_points(grade, res),
                 item.max_points,
                 status_label(res.status),  # as the pages say it; the import does not read it
                 res.penalty_percent if res.status == calc.GRADED else "",

@@ -193,14 +193,12 @@ def grade_record(
     _check_range(item, value)
     if source not in Grade.Source.values:
         raise GradeError(_("未知的成绩来源“%(source)s”。") % {"source": source})
-    candidates = _candidates(others, ref)
+    candidates = _candidates(others, ref) if item.late_policy == GradeItem.LatePolicy.GRACE else []
     now = timezone.now()
     grade, created = _locked_grade(student, item, source, now)
     same = grade.auto_points == value and grade.submitted_at == submitted_at
-    if not created and same and grade.counted_ref == ref:
-        if grade.candidates != candidates:  # the score posted is the same: nothing to audit
-            grade.candidates = candidates
-            grade.save(update_fields=["candidates"])
+    # New candidates alone are audited too: under GRACE one of them may now count.
+    if not created and same and grade.counted_ref == ref and grade.candidates == candidates:
         return grade
     old = None if created else grade.points
     grade.auto_points, grade.source, grade.submitted_at, grade.computed_at = (
@@ -218,7 +216,9 @@ def grade_record(
 
 
 def _candidates(others: Sequence[calc.Score], ref: str) -> list[list]:
-    """Grade.candidates: the works besides the one posted (``ref``) that could ever count more."""
+    """Grade.candidates: the works besides the one posted (``ref``) that could ever count more.
+    Kept under a GRACE policy only, the one that chooses among them: a change of the item's
+    policy re-posts every student's grade (`_lateness_changed`)."""
     works = [calc.Score(_quantize(w.points), w.submitted_at, w.ref) for w in others]
     return [work.to_json() for work in calc.frontier(works) if work.ref != ref]
 

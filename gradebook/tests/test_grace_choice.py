@@ -48,3 +48,31 @@ def test_the_work_that_counts(policy, budget, ref, late, grace, penalty, counted
 def test_frontier_keeps_only_works_that_beat_every_earlier_one() -> None:
     later_lower = calc.Score(Decimal(70), DUE + timedelta(hours=2), "quiz-attempt:3")
     assert calc.frontier([LATE, later_lower, ON_TIME]) == [ON_TIME, LATE]
+
+
+def test_another_work_counts_only_where_it_raises_the_course_total() -> None:
+    """Item by item, a late 81 on the first quiz would take both grace days from the second
+    quiz's late 100 (81 + 60 instead of 80 + 100): the posted works count, and handing in the 81
+    lowers nothing. A review found the total fall from 90 % to 70.5 % so."""
+    first, second = _quiz(calc.GRACE), calc.ItemSpec(
+        "quiz:2", "quiz", Decimal(100), due_at=DUE + timedelta(days=3), late_policy=calc.GRACE,
+        penalty_per_day=Decimal(20))  # fmt: skip
+    late_81 = calc.Score(Decimal(81), DUE + timedelta(hours=36), "quiz-attempt:3")
+    late_100 = calc.Score(Decimal(100), DUE + timedelta(days=4, hours=12), "quiz-attempt:4")
+
+    def standing(first_works: tuple[calc.Score, ...]) -> calc.Standing:
+        posted = calc.Score(ON_TIME.points, ON_TIME.submitted_at, ON_TIME.ref, first_works)
+        facts = calc.StudentFacts(scores={"quiz:1": posted, "quiz:2": late_100})
+        return calc.compute_standing(
+            items=[first, second], categories=[calc.CategorySpec("quiz", Decimal(100))],
+            facts=facts, grace_budget=2, now=DUE + timedelta(days=9))  # fmt: skip
+
+    before, after = standing(()), standing((ON_TIME, late_81))
+    assert before.total_percent == after.total_percent == Decimal("90.00")
+    assert after.items["quiz:1"].ref == ON_TIME.ref and after.items["quiz:2"].grace_days == 2
+    # Where the choice pays it is made: with no second quiz, the late 100 counts.
+    alone = calc.compute_standing(
+        items=[first], categories=[calc.CategorySpec("quiz", Decimal(100))],
+        facts=calc.StudentFacts(scores={"quiz:1": POSTED}), grace_budget=2,
+        now=DUE + timedelta(days=9))  # fmt: skip
+    assert alone.items["quiz:1"].ref == LATE.ref and alone.total_percent == Decimal("100.00")

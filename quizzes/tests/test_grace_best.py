@@ -4,13 +4,15 @@ on-time 80 and a 2-days-late 100 counted 80 (the 100 judged as 60), though grace
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from gradebook.models import GradebookSettings, GradeItem
+from gradebook.models import GradebookSettings, GradeEvent, GradeItem
 from gradebook.selectors import grid
 from gradebook.services import (
     excusal_set,
@@ -95,3 +97,22 @@ def test_grace_spent_on_an_earlier_item_keeps_the_on_time_80(
     assert "迟 2 天，扣 0%（用宽限 2 天）" in _row(page, quiz.gradebook_key)
     (grid_row,) = grid()["rows"]
     assert _total(page) == f"{grid_row.total.normalize():f}%" == "100%"
+
+
+def test_the_item_csv_and_the_history_say_which_work_counts(
+    quiz, student_a, client_instructor, monkeypatch
+) -> None:
+    """The item CSV's points, penalty and counted are of one work, the one the standing counts;
+    and the late 100 that became a candidate (the posted 80 unchanged) has its audit row. A
+    review found a row reading points 80, penalty 0, counted 100, and no event for the 100."""
+    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 80 on time
+    events = GradeEvent.objects.filter(grade__student=student_a)
+    before = events.count()
+    submit_at(quiz, student_a, 5, DUE + timedelta(hours=36), monkeypatch)  # 100, 2 days late
+    assert events.count() == before + 1
+    assert events.latest("pk").new_points == Decimal("80.00")  # the posted work's
+    item = GradeItem.objects.get(key=quiz.gradebook_key)
+    text = client_instructor.get(f"/grades/staff/items/{item.pk}/export.csv").content
+    rows = csv.DictReader(io.StringIO(text.decode("utf-8-sig")))
+    row = next(r for r in rows if r["username"] == student_a.username)
+    assert (row["points"], row["counted"]) == ("100.00", "100.00"), row
