@@ -284,9 +284,15 @@ def bwrap_argv(
     # top of it; mounted after the view, the tmpfs would hide the interpreter itself.
     argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
     argv += _view_args(view_paths(toolchain=tools, gpu=gpu_minor is not None), toolchain=tools)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
+    # /dev and /dev/shm are tmpfs mounts: unsized, each could take half the host's RAM, which
+    # RLIMIT_AS does not count (the GPU path's memory cgroup does). /dev/shm gets /tmp's size;
+    # /dev is read-only once its nodes exist on the CPU path (its device nodes still work).
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/dev/shm"]
     for node, inside in gpu_device_nodes(gpu_minor):
         argv += ["--dev-bind", node, inside]
+    if gpu_minor is None:
+        argv += ["--remount-ro", "/dev"]
     argv += ["--perms", "0755", "--dir", str(Path(JOB_MOUNT).parent)]
     argv += ["--bind", str(job_dir), JOB_MOUNT, "--chdir", JOB_MOUNT, "--remount-ro", "/"]
     if not as_root:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -299,6 +301,39 @@ def test_job_dir_usage_counts_allocated_bytes_and_entries(tmp_path: Path) -> Non
     assert used is not None and 1_000_000 <= used < 2_000_000
     assert not sandbox.job_dir_over(tmp_path, 2_000_000)
     assert sandbox.job_dir_over(tmp_path, 500_000)
+
+
+# Writes 8 files of 4 MiB into /dev/shm and one into /dev, and says what each got.
+DEV_WRITER = """
+import errno
+for path in ('/dev/shm/fill', '/dev/fill'):
+    try:
+        for i in range(8):
+            with open(f'{path}-{i}', 'wb') as f:
+                f.write(b'x' * (4 * 1024 * 1024))
+        print(path, 'wrote')
+    except OSError as e:
+        print(path, errno.errorcode[e.errno])
+"""
+
+
+def test_dev_and_dev_shm_are_not_unbounded_memory(tmp_path: Path) -> None:
+    """/dev and /dev/shm are tmpfs, RAM that RLIMIT_AS does not count. An unprivileged sandbox
+    owns them (a root parent's jobs run as another uid and cannot write there), and wrote 32 MiB
+    into each, up to half the host's RAM: /dev/shm is now capped at tmp_mb, /dev read-only. Run
+    here with the unprivileged command line (bwrap as this user maps it to nobody)."""
+    argv = sandbox.bwrap_argv(
+        job_dir=tmp_path,
+        limits=sandbox.Limits(tmp_mb=16),
+        gpu_minor=None,
+        env=sandbox.sandbox_env(gpu=False),
+        as_root=False,
+    )
+    said = subprocess.run(
+        [*argv, sys.executable, "-I", "-S", "-c", DEV_WRITER],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert said.stdout.split("\n")[:2] == ["/dev/shm/fill ENOSPC", "/dev/fill EROFS"], said
 
 
 def test_memory_hog_is_memory_limit(tight: Path) -> None:
