@@ -28,7 +28,7 @@ from accounts import selectors
 from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
-from pdcsite.throttle import throttle_hit
+from pdcsite.throttle import throttle_hit, throttle_refund
 from pdcsite.uploads import csv_dict_reader
 
 User = get_user_model()
@@ -278,7 +278,7 @@ def roster_invite(user: AbstractBaseUser) -> bool:
 # Invitations to one person within a window, however sent (roster buttons, an import with
 # invitations ticked): enough to resend after a lost or expired mail, few enough that a staff member
 # cannot flood someone's inbox (or the mail server's reputation) by clicking on. A mail the server
-# refused counts too.
+# refused is not counted: it reached no inbox, and the page says to send it again later.
 INVITE_WINDOW_S = 24 * 3600  # s: the invitation limit is per day
 INVITES_PER_USER_PER_WINDOW = 3  # e-mails to one user per INVITE_WINDOW_S
 
@@ -289,8 +289,15 @@ def _invitable(user: AbstractBaseUser) -> bool:
 
 def _invite_throttled(user: AbstractBaseUser) -> bool:
     """Count one invitation to the user; True once they have had their allowance this window."""
-    hits = throttle_hit(f"invite-user:{user.pk}", window_s=INVITE_WINDOW_S)
-    return hits > INVITES_PER_USER_PER_WINDOW
+    hits = throttle_hit(_invite_key(user), window_s=INVITE_WINDOW_S)
+    if hits > INVITES_PER_USER_PER_WINDOW:
+        throttle_refund(_invite_key(user))  # not sent: a refusal never extends the count
+        return True
+    return False
+
+
+def _invite_key(user: AbstractBaseUser) -> str:
+    return f"invite-user:{user.pk}"
 
 
 @dataclass(frozen=True)
@@ -311,6 +318,8 @@ def _invite_one(user: AbstractBaseUser) -> str:
         roster_invite(user)
     except (smtplib.SMTPException, OSError):
         log.exception("invitation to %s failed", user.username)
+        # Nothing reached the inbox, and the page says to send again later: not counted.
+        throttle_refund(_invite_key(user))
         return "failed"
     return "sent"
 

@@ -30,3 +30,11 @@ def throttle_hit(key: str, *, window_s: int) -> int:
     except ValueError:  # the window ended between add() and incr()
         cache.set(full_key, 1, timeout=window_s)
         return 1
+
+
+def throttle_refund(key: str) -> None:
+    """Take back one event counted under ``key`` (what it stood for did not happen)."""
+    try:
+        cache.decr(_full_key(key))
+    except ValueError:  # the window ended since: nothing left to take back
+        pass

@@ -7,11 +7,13 @@ An audit found that the "重新发送邀请" button could be clicked without bou
 from __future__ import annotations
 
 import re
+import smtplib
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.mail.backends import locmem
 
 from accounts.services import INVITES_PER_USER_PER_WINDOW
 
@@ -66,3 +68,23 @@ def test_a_bulk_invitation_still_reaches_the_others(client_instructor, mailoutbo
     assert to.count(["new2@example.edu"]) == 2  # the second import reached new2
     assert "邀请邮件：已发送 1，缺少地址 0。" in page
     assert f"未重新发送给 new1：{LIMIT_ZH}" in page and "new2：" not in page
+
+
+class _RefusesNew1(locmem.EmailBackend):
+    def send_messages(self, messages):  # type: ignore[override]
+        if any("new1@" in to for message in messages for to in message.to):
+            raise smtplib.SMTPRecipientsRefused({"new1@example.edu": (550, b"mailbox busy")})
+        return super().send_messages(messages)
+
+
+def test_a_refused_mail_is_not_counted(client_instructor, mailoutbox, settings) -> None:
+    """The page says to send a failed invitation again later: during a mail-server outage the
+    failures must not use up the person's allowance (a review found them blocked for a day)."""
+    _import(client_instructor, invite=False)
+    settings.EMAIL_BACKEND = f"{__name__}._RefusesNew1"
+    for _ in range(INVITES_PER_USER_PER_WINDOW + 1):
+        assert "发给 new1 的邮件失败" in _resend(client_instructor, "new1").content.decode()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    for _ in range(INVITES_PER_USER_PER_WINDOW):
+        assert "邀请邮件：已发送 1" in _resend(client_instructor, "new1").content.decode()
+    assert "未重新发送给 new1" in _resend(client_instructor, "new1").content.decode()
