@@ -4,6 +4,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import format_lazy
@@ -199,4 +200,14 @@ class AttemptAdmin(admin.ModelAdmin):
     list_display = ("quiz", "student", "number", "state", "started_at", "submitted_at", "score")
     list_filter = ("state", "quiz")
     search_fields = ("student__username",)
-    readonly_fields = ("seed", "question_ids")
+
+    # Read-only, superusers included: an attempt is the student's work, and its score reaches the
+    # gradebook only through the services (quiz_grade_sync: the best attempt, the audit row); an
+    # attempt edited here left the gradebook counting a score that no longer existed, with no
+    # audit row. Staff change a grade by a rescore, an override or an excusal. Deleting stays a
+    # superuser's (Django's default), so a quiz or an account with attempts can still be deleted.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
