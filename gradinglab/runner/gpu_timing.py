@@ -5,8 +5,8 @@ seal and the round loop the trusted parent drives. None of it decides a time: th
 does (measure.py); the device events recorded here are a hint, reported and compared, never graded.
 
 Trusted side (`timed_runs` for the PyTorch baseline, `median_ci95`, `summarize`): plain functions.
-Both sides: the keystream that masks the timed sets (`masked`) and the sign-weighted sums of
-outputs (`weighted_sums`), which must come out the same in the parent and in the sandbox.
+Both sides: the keystream that masks the timed sets (`masked`) and the sign-weighted block sums
+of outputs (`weighted_sums`), which must come out the same in the parent and in the sandbox.
 
 Round method (see docs/result-schema.md, "Timing"): per call, unmask a benchmark set into the
 argument buffers (the key came with the round's `go`) and copy the sentinel into the outputs, zero
@@ -194,8 +194,9 @@ class BenchBuffers:
                     idx = sample_indices(flat.numel(), sub_seed(seed, i, part, key), count)
                     rows.append(flat[idx.to(flat.device)])
                 sample[part][key] = torch.stack(rows).cpu()
-        # Each call's every output element, weighted by signs the seed picks: a sum only the
-        # whole output gives, so sampling alone cannot answer it (measure._check_sums).
+        # Each call's every output element, weighted by signs the seed picks, summed per block:
+        # sums only the whole output gives, so sampling alone cannot answer them
+        # (measure._check_sums).
         sample["sums"] = {
             key: weighted_sums(
                 [self.slots[i]["outputs"][key] for i in range(self.calls)], sum_seed(seed, key)
@@ -298,33 +299,92 @@ _GOLDEN, _MIX1, _MIX2 = (
 )
 
 
-def sign_weights(numel: int, seed: int, device: torch.device | str) -> torch.Tensor:
-    """A +1/-1 weight (float64) per element from (seed, index), the same on every device: the
-    parent and the sandbox compute it apart, and the sandbox learns the seed after the round."""
+def _sign_hash(numel: int, seed: int, device: torch.device | str) -> torch.Tensor:
+    """splitmix64 of (seed, index) per element, int64: each of its bits a pseudo-random sign."""
     h = torch.arange(numel, dtype=torch.int64, device=device) * _GOLDEN + (seed & ((1 << 62) - 1))
     h = (h ^ (h >> 30)) * _MIX1
     h = (h ^ (h >> 27)) * _MIX2
-    h = h ^ (h >> 31)
-    return 1.0 - 2.0 * ((h >> 40) & 1).to(torch.float64)
+    return h ^ (h >> 31)
+
+
+# Call i of a round takes its signs from bit 40 + i of the hash, so the calls' signs are
+# independent (measure._check_spread needs that) for the cost of one hash per output and round.
+_FIRST_SIGN_BIT = 40
+MAX_SUM_CALLS = 64 - _FIRST_SIGN_BIT  # bits 40..63; a round has at most 8 calls (grader)
+
+
+_SIGN_BIT = -(1 << 63)  # a float64's sign bit, as an int64
+
+
+def _signs_check(call: int) -> None:
+    if not 0 <= call < MAX_SUM_CALLS:
+        raise ValueError(f"call {call}: signs for at most {MAX_SUM_CALLS} calls per round")
+
+
+def _signs(h: torch.Tensor, call: int) -> torch.Tensor:
+    _signs_check(call)
+    return 1.0 - 2.0 * ((h >> (_FIRST_SIGN_BIT + call)) & 1).to(torch.float64)
+
+
+def _signed(x: torch.Tensor, h: torch.Tensor, call: int) -> torch.Tensor:
+    """x in float64 times call's sign weights, as a new tensor: its sign bit flipped where the
+    call's hash bit is 1, exactly, in place (a shift, an and, an xor) rather than through a
+    float64 weight vector made and multiplied for every call of the round."""
+    _signs_check(call)
+    out = x.to(torch.float64, copy=True)
+    flip = h << (63 - _FIRST_SIGN_BIT - call)
+    flip &= _SIGN_BIT
+    out.view(torch.int64).bitwise_xor_(flip)
+    return out
+
+
+def sign_weights(numel: int, seed: int, device: torch.device | str, call: int = 0) -> torch.Tensor:
+    """A +1/-1 weight (float64) per element from (seed, index, call), the same on every device:
+    the parent and the sandbox compute it apart, and the sandbox learns the seed after the round."""
+    return _signs(_sign_hash(numel, seed, device), call)
 
 
 def sum_seed(seed: int, key: str) -> int:
-    """One sign vector per output and round: every call's sum needs that call's whole output."""
+    """One sign hash per output and round; each call of the round its own bit of it."""
     return sub_seed(seed, 0, "sum", key)
 
 
+# Each output's weighted sum is sent per block of consecutive elements: at most SUM_BLOCKS blocks
+# of at least MIN_SUM_BLOCK elements. Blocks give the parent many independent deviations per call
+# (measure._check_spread), and a float64 rounding bound in the block's length, not the output's:
+# each block is one reduction, its partial sums then a second (measure._sum_scale).
+SUM_BLOCKS = 64
+MIN_SUM_BLOCK = 256  # elements
+
+
+def sum_block(numel: int) -> int:
+    """Elements per block of an output of `numel` elements (the last block may be shorter)."""
+    return max(MIN_SUM_BLOCK, -(-numel // SUM_BLOCKS))
+
+
+def block_sums(x: torch.Tensor) -> torch.Tensor:
+    """Sums of `x`'s consecutive blocks of sum_block(numel) elements, in x's dtype and device."""
+    n, size = x.numel(), sum_block(x.numel())
+    whole = n - n % size
+    parts = [x[:whole].view(-1, size).sum(dim=1)]
+    if whole < n:
+        parts.append(x[whole:].sum().reshape(1))
+    return torch.cat(parts)
+
+
 def weighted_sums(tensors: list[torch.Tensor], seed: int) -> torch.Tensor:
-    """Each tensor's elements times their sign weights, summed in float64 on the tensors' device
-    (one shape, one sign vector); one float64 CPU tensor, after one synchronize."""
+    """Tensor i's elements times the sign weights of call i, summed per block (block_sums) in
+    float64 on the tensors' device (one shape); [len(tensors), blocks] float64 on the CPU."""
     if not tensors:
-        return torch.zeros(0, dtype=torch.float64)
+        return torch.zeros(0, 0, dtype=torch.float64)
     flat = [t.detach().reshape(-1) for t in tensors]
-    weights = sign_weights(flat[0].numel(), seed, flat[0].device)
-    return torch.stack([torch.dot(f.to(torch.float64), weights) for f in flat]).cpu()
+    h = _sign_hash(flat[0].numel(), seed, flat[0].device)
+    return torch.stack([block_sums(_signed(f, h, i)) for i, f in enumerate(flat)]).cpu()
 
 
 def weighted_sum(t: torch.Tensor, seed: int) -> float:
-    return float(weighted_sums([t], seed)[0])
+    """`t` as call 0: its blocks' weighted sums added up."""
+    return float(weighted_sums([t], seed)[0].sum())
 
 
 def median_ci95(samples: list[float]) -> tuple[float, float]:

@@ -180,63 +180,97 @@ def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None
     return _check_sums(bench, rnd)
 
 
-SUM_SIGMAS = 10  # a correct output fails the sum check with probability < 2 exp(-50), ~4e-22
+SUM_SIGMAS = 10  # a correct output fails the per-call sum check with probability < 2 exp(-50)
+
+
+@dataclass(frozen=True)
+class _SumScale:
+    """How far one set's weighted block sums of one output may be off, from its expected values
+    and tolerance t = atol + rtol |expected| (gpu_timing.block_sums' blocks)."""
+
+    sigma: torch.Tensor  # per block: sqrt(sum t^2), the spread of an honest block sum's error
+    rounding: torch.Tensor  # per block: float64 rounding of its sum, in the sandbox and here
+    allowed: float  # the whole call's sum: SUM_SIGMAS sqrt(sum t^2) + the rounding of it all
 
 
 def _check_sums(bench: dict[str, Any], rnd: Round) -> str | None:
-    """Every timed call's whole output, through one weighted sum (gpu_timing.weighted_sum).
+    """Every timed call's whole output, through weighted block sums (gpu_timing.weighted_sums).
 
     The sampled elements alone can be computed when asked for, after the round's calls did no
     work (a patched harness: the clock runs, but a few thousand elements are cheap). The signs
-    are drawn from the seed the parent sends after the round, so the sum needs every element.
-    An output within tolerance everywhere (|error| <= t = atol + rtol |expected|) gives a sum
-    off by a sign-weighted sum of its errors: at most SUM_SIGMAS sqrt(sum t^2) but with that
-    probability (Hoeffding; the errors were fixed before the signs). Outputs whose expected
-    values are not all finite are left to the samples."""
+    are drawn from the seed the parent sends after the round, so the sums need every element:
+    each call's total is checked (_check_calls). Outputs whose expected values are not all
+    finite are left to the samples."""
     sums = rnd.sample.get("sums")
     if not isinstance(sums, dict):
         return Msg("timed_snapshot_missing")
     for key in bench["trusted"][0]["expected"]:
+        expected = [bench["trusted"][k]["expected"][key] for k in rnd.order]
+        wants = gpu_timing.weighted_sums(expected, gpu_timing.sum_seed(rnd.seed, key))
         value = sums.get(key)
         if (
             type(value) is not torch.Tensor
-            or value.shape != (len(rnd.order),)
+            or value.shape != wants.shape
             or value.dtype != torch.float64
         ):
             return Msg("sampled_output_form", key=repr(key))
-        expected = [bench["trusted"][k]["expected"][key] for k in rnd.order]
-        wants = gpu_timing.weighted_sums(expected, gpu_timing.sum_seed(rnd.seed, key))
-        for i, k in enumerate(rnd.order):
-            allowed = _sum_allowance(bench, k, key)
-            if allowed is None:
-                continue
-            off = abs(float(value[i]) - float(wants[i]))
-            if not off <= allowed:  # NaN fails too
-                said = {
-                    "numel": expected[i].numel(),
-                    "off": f"{off:.3g}",
-                    "allowed": f"{allowed:.3g}",
-                }
-                return Msg("timed_call", i=i) + Msg("sum_differs", output=key, **said)
+        if why := _check_calls(bench, rnd, key, value, wants):
+            return why
+    return None
+
+
+def _check_calls(
+    bench: dict[str, Any], rnd: Round, key: str, value: torch.Tensor, wants: torch.Tensor
+) -> str | None:
+    """Each call's sum of all its blocks. An output within tolerance everywhere (|error| <= t)
+    gives a sum off by a sign-weighted sum of its errors: at most SUM_SIGMAS sqrt(sum t^2) but
+    with probability < 2 exp(-SUM_SIGMAS^2 / 2) (Hoeffding; the errors were fixed before the
+    signs), plus rounding."""
+    for i, k in enumerate(rnd.order):
+        scale = _sum_scale(bench, k, key)
+        if scale is None:
+            continue
+        off = abs(float(value[i].sum()) - float(wants[i].sum()))
+        if not off <= scale.allowed:  # NaN fails too
+            said = {
+                "numel": bench["trusted"][k]["expected"][key].numel(),
+                "off": f"{off:.3g}",
+                "allowed": f"{scale.allowed:.3g}",
+            }
+            return Msg("timed_call", i=i) + Msg("sum_differs", output=key, **said)
     return None
 
 
 def _sum_allowance(bench: dict[str, Any], k: int, key: str) -> float | None:
-    """How far set k's weighted sum of output `key` may be off; None when not all finite."""
-    cache = bench.setdefault("sum_allowance", {})
+    """How far set k's whole weighted sum of output `key` may be off; None when not all finite."""
+    scale = _sum_scale(bench, k, key)
+    return None if scale is None else scale.allowed
+
+
+def _sum_scale(bench: dict[str, Any], k: int, key: str) -> _SumScale | None:
+    cache = bench.setdefault("sum_scale", {})
     if (k, key) not in cache:
         trusted = bench["trusted"][k]
-        e = trusted["expected"][key].detach().reshape(-1).to(torch.float64)
-        atol, rtol = trusted["tol"]
-        if not bool(torch.isfinite(e).all()):
-            cache[(k, key)] = None
-        else:
-            tol = atol + rtol * e.abs()
-            spread = SUM_SIGMAS * float(tol.square().sum().sqrt())
-            # float64 sums of the same values in another order (the sandbox's device, ours)
-            rounding = 4 * e.numel() * 2.0**-52 * float(e.abs().sum() + tol.sum())
-            cache[(k, key)] = spread + rounding
+        cache[(k, key)] = _scale_of(trusted["expected"][key], *trusted["tol"])
     return cache[(k, key)]
+
+
+def _scale_of(expected: torch.Tensor, atol: float, rtol: float) -> _SumScale | None:
+    e = expected.detach().reshape(-1).to(torch.float64).cpu()
+    if not bool(torch.isfinite(e).all()):
+        return None
+    tol = atol + rtol * e.abs()
+    sigma = gpu_timing.block_sums(tol.square()).sqrt()
+    # Any order of summing m float64 values errs by at most (m - 1) 2^-53 the sum of their sizes;
+    # the sandbox's values are within |expected| + t: 4 m 2^-52 covers both sums with room (the
+    # products with +-1 and the conversions to float64 are exact).
+    size = gpu_timing.sum_block(e.numel())
+    magnitude = gpu_timing.block_sums(e.abs() + tol)
+    rounding = 4 * min(size, e.numel()) * 2.0**-52 * magnitude
+    # The whole call's sum adds the blocks' sums up: one more sum, of len(sigma) values.
+    whole = float(rounding.sum()) + 4 * len(sigma) * 2.0**-52 * float(magnitude.sum())
+    spread = SUM_SIGMAS * float(sigma.square().sum().sqrt())
+    return _SumScale(sigma, rounding, spread + whole)
 
 
 def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) -> str | None:

@@ -84,10 +84,16 @@ def test_sum_check_signs_are_the_same_on_the_gpu_and_the_cpu() -> None:
     for seed in (1, 2026, 2**62 - 1):
         cpu = gpu_timing.sign_weights(1 << 20, seed, "cpu")
         assert torch.equal(gpu_timing.sign_weights(1 << 20, seed, "cuda").cpu(), cpu)
+        for call in (1, 7):  # each call of a round its own bit of the hash
+            cpu = gpu_timing.sign_weights(1 << 20, seed, "cpu", call=call)
+            assert torch.equal(gpu_timing.sign_weights(1 << 20, seed, "cuda", call=call).cpu(), cpu)
     t = torch.randn(1 << 20)
     assert gpu_timing.weighted_sum(t.cuda(), 5) == pytest.approx(
         gpu_timing.weighted_sum(t, 5), rel=1e-9, abs=1e-6
     )
+    ts = [torch.randn(1 << 20) for _ in range(3)]  # the sign flip in place: the same as weights
+    on_gpu = gpu_timing.weighted_sums([x.cuda() for x in ts], 5)
+    assert torch.allclose(on_gpu, gpu_timing.weighted_sums(ts, 5), rtol=1e-9, atol=1e-9)
 
 
 @needs_gpu

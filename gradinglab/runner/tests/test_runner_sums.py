@@ -20,9 +20,20 @@ def _bench(expected: torch.Tensor, tol: tuple[float, float]) -> dict:
 
 def _round(bench: dict, got: torch.Tensor, seed: int) -> measure.Round:
     """A one-call round whose sandbox computed its sum honestly over `got`."""
-    value = gpu_timing.weighted_sum(got, gpu_timing.sum_seed(seed, "out"))
-    sums = {"out": torch.tensor([value], dtype=torch.float64)}
+    sums = {"out": gpu_timing.weighted_sums([got], gpu_timing.sum_seed(seed, "out"))}
     return measure.Round(0.0, [0.0], [0], seed, {"inputs": {}, "outputs": {}, "sums": sums})
+
+
+def test_each_call_of_a_round_has_its_own_signs() -> None:
+    """Call i's block sums use sign bit i: independent deviations across the round's calls."""
+    t = torch.randn(N, generator=torch.Generator().manual_seed(4))
+    sums = gpu_timing.weighted_sums([t, t, t], 11)
+    for i in range(3):
+        signed = t.double() * gpu_timing.sign_weights(N, 11, "cpu", call=i)
+        assert torch.allclose(sums[i], gpu_timing.block_sums(signed), rtol=0, atol=1e-9)
+    w0, w1 = (gpu_timing.sign_weights(N, 11, "cpu", call=i) for i in (0, 1))
+    assert abs(float((w0 * w1).mean())) < 0.01
+    assert sums.shape == (3, gpu_timing.SUM_BLOCKS)
 
 
 def test_sign_weights_are_fixed_by_seed_and_index() -> None:
