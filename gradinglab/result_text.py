@@ -80,6 +80,9 @@ SAID: dict[str, Promise] = {
     "sum_differs": _(
         "{output}：全部 {numel} 个元素的加权和偏差 {off}（允许 {allowed}）：抽查之外的元素有错"
     ),
+    "sums_spread": _(
+        "{output}：{terms} 个按块加权和的偏差是容差内误差的 {ratio} 倍（均方根；容差内不超过 {limit}）：抽查之外的元素超出容差"
+    ),
     "bench_output_form": _("基准测试的输出 {output} 返回时形式不对"),
     "timed_unreadable": _("计时调用的输出无法读回：{detail}"),
     "bench_unreadable": _("基准测试的输出无法作为普通张量读回：{detail}"),

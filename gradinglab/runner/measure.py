@@ -181,6 +181,7 @@ def _check_round(bench: dict[str, Any], rnd: Round, cfg: RoundCfg) -> str | None
 
 
 SUM_SIGMAS = 10  # a correct output fails the per-call sum check with probability < 2 exp(-50)
+SPREAD_FALSE_REJECTION = 1e-15  # per check of the squared deviations: one per output and round
 
 
 @dataclass(frozen=True)
@@ -199,8 +200,9 @@ def _check_sums(bench: dict[str, Any], rnd: Round) -> str | None:
     The sampled elements alone can be computed when asked for, after the round's calls did no
     work (a patched harness: the clock runs, but a few thousand elements are cheap). The signs
     are drawn from the seed the parent sends after the round, so the sums need every element:
-    each call's total is checked (_check_calls). Outputs whose expected values are not all
-    finite are left to the samples."""
+    each call's total is checked (_check_calls), then the blocks' deviations of all the calls so
+    far together (_check_spread). Outputs whose expected values are not all finite are left to
+    the samples."""
     sums = rnd.sample.get("sums")
     if not isinstance(sums, dict):
         return Msg("timed_snapshot_missing")
@@ -215,6 +217,8 @@ def _check_sums(bench: dict[str, Any], rnd: Round) -> str | None:
         ):
             return Msg("sampled_output_form", key=repr(key))
         if why := _check_calls(bench, rnd, key, value, wants):
+            return why
+        if why := _check_spread(bench, rnd, key, value, wants):
             return why
     return None
 
@@ -239,6 +243,55 @@ def _check_calls(
             }
             return Msg("timed_call", i=i) + Msg("sum_differs", output=key, **said)
     return None
+
+
+def _check_spread(
+    bench: dict[str, Any], rnd: Round, key: str, value: torch.Tensor, wants: torch.Tensor
+) -> str | None:
+    """The blocks' deviations of every timed call so far, together: z = (sum - expected sum) /
+    sqrt(sum t^2) per block, less its rounding allowance (so |z| never grows by rounding).
+
+    Outputs off by about 2 t in every element pass each call's check (SUM_SIGMAS is far above
+    the 2 they give) but not this one. For an honest output (|error| <= t everywhere) a block's
+    z is a Rademacher sum with a weight vector of norm <= 1, so E exp(lambda z^2) <= (1 - 2
+    lambda)^(-1/2) (Hoeffding's lemma and a Gaussian integral). The blocks are disjoint, each
+    call has its own sign bit (gpu_timing._signs), each output its own seed, each round a seed
+    drawn after its errors were fixed: so for the sum Q of N such z^2, P(Q >= r N) <= exp(-N/2
+    (r - 1 - ln r)) (Chernoff, the chi-square tail), set to SPREAD_FALSE_REJECTION (spread_limit).
+    At most 200 rounds (GPU_ROUNDS) and a few outputs per benchmark: an honest kernel is
+    rejected here with probability < 1e-12 per benchmark."""
+    spread = bench.setdefault("sum_spread", {})
+    total, terms = spread.get(key, (0.0, 0))
+    for i, k in enumerate(rnd.order):
+        scale = _sum_scale(bench, k, key)
+        if scale is None:
+            continue
+        excess = ((value[i] - wants[i]).abs() - scale.rounding).clamp(min=0.0)
+        graded = scale.sigma > 0  # t = 0 (exact outputs): _check_calls allows rounding only
+        total += float((excess[graded] / scale.sigma[graded]).square().sum())
+        terms += int(graded.sum())
+    spread[key] = (total, terms)
+    if terms == 0:
+        return None
+    limit = spread_limit(terms)
+    if not total <= limit:  # NaN fails too
+        ratio, most = math.sqrt(total / terms), math.sqrt(limit / terms)
+        said = {"ratio": f"{ratio:.3g}", "limit": f"{most:.3g}", "terms": terms}
+        return Msg("sums_spread", output=key, **said)
+    return None
+
+
+def spread_limit(terms: int) -> float:
+    """The sum of `terms` honest squared deviations (_check_spread) exceeded with probability at
+    most SPREAD_FALSE_REJECTION: r terms, where terms / 2 (r - 1 - ln r) = ln(1 / it), r > 1."""
+    goal = 2 * math.log(1 / SPREAD_FALSE_REJECTION) / terms
+    lo, hi = 1.0, 2.0
+    while hi - 1 - math.log(hi) < goal:
+        lo, hi = hi, 2 * hi
+    for _ in range(60):  # bisection: r to about 2^-60 of the bracket
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mid - 1 - math.log(mid) < goal else (lo, mid)
+    return hi * terms
 
 
 def _sum_allowance(bench: dict[str, Any], k: int, key: str) -> float | None:

@@ -90,6 +90,11 @@ ENGLISH: dict[str, str] = {
         "{output}: a weighted sum of all {numel} elements is off by {off} (allowed {allowed}): "
         "elements other than the sampled ones are wrong"
     ),
+    "sums_spread": (
+        "{output}: {terms} weighted sums over blocks of its elements are off by {ratio} times "
+        "the spread that errors within tolerance give (root mean square; within tolerance it "
+        "stays below {limit}): elements other than the sampled ones are outside tolerance"
+    ),
     "bench_output_form": "benchmark output {output} came back in the wrong form",
     "timed_unreadable": "timed outputs could not be read back: {detail}",
     "bench_unreadable": "benchmark outputs could not be read back as plain tensors: {detail}",

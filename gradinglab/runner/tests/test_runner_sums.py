@@ -4,6 +4,7 @@ the same wherever they are computed (the sandbox's device and the parent's)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -22,6 +23,60 @@ def _round(bench: dict, got: torch.Tensor, seed: int) -> measure.Round:
     """A one-call round whose sandbox computed its sum honestly over `got`."""
     sums = {"out": gpu_timing.weighted_sums([got], gpu_timing.sum_seed(seed, "out"))}
     return measure.Round(0.0, [0.0], [0], seed, {"inputs": {}, "outputs": {}, "sums": sums})
+
+
+def _calls(expected: list[torch.Tensor], got: list[torch.Tensor], seed: int) -> tuple:
+    """A round of len(got) calls, call i given set i, and its bench: (bench, round)."""
+    trusted = [{"expected": {"out": e}, "tol": (1e-3, 1e-3), "inputs": {}} for e in expected]
+    sums = {"out": gpu_timing.weighted_sums(got, gpu_timing.sum_seed(seed, "out"))}
+    order = list(range(len(got)))
+    sample = {"inputs": {}, "outputs": {}, "sums": sums}
+    return {"trusted": trusted}, measure.Round(0.0, [0.0] * len(got), order, seed, sample)
+
+
+def _off_by(expected: torch.Tensor, times: float, gen: torch.Generator) -> torch.Tensor:
+    """`expected` with every element off by `times` its tolerance (1e-3 + 1e-3 |e|), random signs."""
+    signs = torch.randint(0, 2, expected.shape, generator=gen) * 2 - 1
+    return expected.double() + signs * times * (1e-3 + 1e-3 * expected.double().abs())
+
+
+def test_twice_the_tolerance_everywhere_passes_each_call_but_not_the_blocks_together() -> None:
+    """Every call's own sum is off by about 2 sqrt(sum t^2), inside its 10 sqrt(sum t^2); the
+    64 blocks of 8 calls, 512 deviations of about 2 each, are not."""
+    gen = torch.Generator().manual_seed(5)
+    expected = [torch.randn(N, generator=gen) for _ in range(8)]
+    bench, rnd = _calls(expected, [_off_by(e, 2.0, gen) for e in expected], 77)
+    wants = gpu_timing.weighted_sums(expected, gpu_timing.sum_seed(77, "out"))
+    assert measure._check_calls(bench, rnd, "out", rnd.sample["sums"]["out"], wants) is None
+    said = measure._check_sums(bench, rnd)
+    assert said is not None and "512 weighted sums over blocks" in said, said
+
+
+def test_errors_at_the_edge_of_tolerance_pass_round_after_round() -> None:
+    """30 rounds of 8 calls, every element off by its full tolerance (random signs, and the same
+    sign everywhere): the deviations of all 15 360 blocks together stay under the limit, which
+    is above their mean (1 per block) by the slack an honest kernel needs."""
+    gen = torch.Generator().manual_seed(6)
+    expected = [torch.randn(N // 8, generator=gen) for _ in range(8)]
+    for bias in (False, True):
+        bench = None
+        for r in range(30):
+            got = [_off_by(e, 0.999, gen) for e in expected]
+            if bias:
+                got = [e.double() + 0.999 * (1e-3 + 1e-3 * e.double().abs()) for e in expected]
+            trusted, rnd = _calls(expected, got, 1000 * r + bias)
+            bench = bench or trusted
+            assert measure._check_sums(bench, rnd) is None, r
+        total, terms = bench["sum_spread"]["out"]
+        assert terms == 30 * 8 * 64 and 0.95 < total / terms < 1.05  # mean <= 0.998
+
+
+def test_the_limit_is_where_the_chi_square_bound_reaches_the_false_rejection_rate() -> None:
+    for terms in (1, 64, 512, 100_000):
+        r = measure.spread_limit(terms) / terms
+        bound = math.exp(-terms / 2 * (r - 1 - math.log(r)))
+        assert bound == pytest.approx(measure.SPREAD_FALSE_REJECTION, rel=1e-6)
+    assert measure.spread_limit(512) / 512 < 1.7  # catches a mean of 4 (twice the tolerance)
 
 
 def test_each_call_of_a_round_has_its_own_signs() -> None:
