@@ -236,7 +236,9 @@ def _verdict(
             "log": str(comp.get("log", "")),
             "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
         }
-    if doc["status"] == "wrong_answer" and doc["message"]:  # check_outputs already decided
+    # check_outputs already decided, unless the job went past the disk cap: the watcher may stop
+    # it before its outputs are read or after, and the verdict must not depend on which.
+    if doc["status"] == "wrong_answer" and doc["message"] and outcome.ended != "disk_limit":
         finish(doc, status="wrong_answer", message=doc["message"])  # caps the log too
         return
     verdict = classify(outcome, limits, conv)
