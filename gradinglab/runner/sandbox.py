@@ -13,6 +13,7 @@ import os
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -392,6 +393,7 @@ class Sandbox:
         self._reader: threading.Thread | None = None
         self._killed_by_us = ""
         self._dir_cap = 0  # bytes the job dir may hold, set when the job starts (job_dir_cap)
+        self._ns_init: int | None = None  # host pid of the sandbox's pid 1, found at job start
         self._job_ended = threading.Event()
         self.cgroup: cgroups.JobCgroup | None = None
         self.used = False
@@ -670,18 +672,30 @@ class Sandbox:
     def _watch_job_dir(self) -> None:
         """The job dir is on the host's disk, and RLIMIT_FSIZE caps one file only: many files
         filled it without bound (an audit wrote 6 x 63 MiB). Measured every JOB_DIR_POLL_S while
-        the job runs and once at its end: past the cap the job is killed (disk_limit), so what
-        it can write is the cap plus one poll interval of writing."""
+        the job runs (the tree, and the files unlinked from it that the job still holds) and once
+        at its end (the tree): past the cap the job is killed (disk_limit), so what it can write
+        is the cap plus one poll interval of writing."""
         self._dir_cap = job_dir_cap(self.job_dir, self.limits)
+        self._ns_init = namespace_init(self.proc.pid) if self.proc else None
         threading.Thread(target=self._job_dir_watch, daemon=True, name="sandbox-disk").start()
 
     def _job_dir_watch(self) -> None:
         while not self._job_ended.wait(JOB_DIR_POLL_S):
             if self.proc is None or self.proc.poll() is not None:
                 return
-            if job_dir_over(self.job_dir, self._dir_cap):
+            if job_dir_over(self.job_dir, self._dir_cap, self._held_deleted()):
                 self.kill("disk_limit")
                 return
+
+    def _held_deleted(self) -> int | None:
+        """Bytes of files the job unlinked from its job dir but still holds open or mapped: no
+        walk sees them, yet they stay on the disk until the job ends. Not needed at the final
+        measurement: by then every process of the sandbox is gone, and the kernel freed them."""
+        if self._ns_init is None:
+            return 0
+        # Root: the job's own uid. Otherwise the user namespace maps the job to this user.
+        owner = self.uid if os.geteuid() == 0 else os.geteuid()
+        return held_deleted_bytes(self._ns_init, os.stat(self.job_dir).st_dev, owner)
 
     # -- teardown ----------------------------------------------------------------------------
     def kill(self, reason: str = "") -> None:
@@ -727,15 +741,36 @@ def job_dir_cap(job_dir: Path, limits: Limits) -> int:
     return 3 * (inputs or 0) + limits.job_dir_mb * MIB
 
 
-def job_dir_over(job_dir: Path, cap_bytes: int) -> bool:
+def job_dir_over(job_dir: Path, cap_bytes: int, held_bytes: int | None = 0) -> bool:
+    """held_bytes: unlinked files the job still holds (held_deleted_bytes); None is over."""
     usage = job_dir_usage(job_dir)
-    return usage is None or usage > cap_bytes
+    return usage is None or held_bytes is None or usage + held_bytes > cap_bytes
 
 
 def job_dir_usage(path: Path) -> int | None:
     """Bytes of disk the tree holds (allocated blocks: a sparse file costs what it stores),
-    walked without recursion or following links; None past JOB_DIR_ENTRIES entries or where a
-    directory cannot be read, which only a job hiding what it wrote does."""
+    walked without recursion or following links; None past JOB_DIR_ENTRIES entries, where a
+    directory cannot be read, or where the tree kept changing under the walk (WALK_RESTARTS),
+    which only a job hiding what it wrote does."""
+    for _ in range(1 + WALK_RESTARTS):
+        try:
+            return _walk(path)
+        except _TreeChanged:
+            continue
+    return None
+
+
+# Walks of one measurement that may find an entry gone between its listing and its scan. Skipping
+# it instead hid a directory renamed in a loop from 82 of 100 walks. An honest job never renames or
+# removes anything in its job dir while it runs (the harness and nvcc only create and overwrite).
+WALK_RESTARTS = 3
+
+
+class _TreeChanged(Exception):
+    """An entry the walk listed was gone when it was scanned: the tree changed under the walk."""
+
+
+def _walk(path: Path) -> int | None:
     total, entries, stack = 0, 0, [str(path)]
     while stack:
         try:
@@ -744,17 +779,112 @@ def job_dir_usage(path: Path) -> int | None:
                     entries += 1
                     if entries > JOB_DIR_ENTRIES:
                         return None
-                    try:
-                        total += entry.stat(follow_symlinks=False).st_blocks * 512
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
-                    except FileNotFoundError:
-                        continue  # removed or renamed since it was listed
-        except FileNotFoundError:
-            continue
+                    total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except FileNotFoundError as exc:
+            raise _TreeChanged from exc
         except OSError:
             return None
     return total
+
+
+def namespace_init(bwrap_pid: int) -> int | None:
+    """Host pid of the sandbox's pid 1: bwrap's one child, which --unshare-pid made the first
+    process of the new pid namespace (bwrap's own reaper; the harness is its child, pid 2).
+    prlimit execs bwrap, so the Popen pid is bwrap's. None if it is gone (the job is ending)."""
+    try:  # needs CONFIG_PROC_CHILDREN (Debian and Ubuntu kernels have it)
+        with open(f"/proc/{bwrap_pid}/task/{bwrap_pid}/children") as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except OSError:
+        pass
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == bwrap_pid:
+                    return int(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def held_deleted_bytes(ns_init: int, dev: int, owner: int) -> int | None:
+    """Allocated bytes of the files on the job dir's filesystem (`dev`) that no directory holds
+    any more (st_nlink 0) but a process of the sandbox still has open or mapped; each file once,
+    by (device, inode). None past JOB_DIR_ENTRIES such files.
+
+    The processes are those the sandbox's own /proc lists (the procfs bwrap mounted for its pid
+    namespace, reached through its pid 1's root): every process of that namespace and of any
+    namespace nested in it. A sandbox process can make a nested one (root mode runs it without
+    --disable-userns, and an unprivileged user namespace then allows CLONE_NEWPID), so comparing
+    /proc/<pid>/ns/pid with the sandbox's would miss its children. The job cannot change that
+    procfs: it has no capability in the mount namespace that holds it.
+
+    Only files the job could have written count (owned by its uid, or writable by anyone): a host
+    file on the same filesystem deleted while the sandbox maps it (a library of the venv
+    replaced under a running job) is not the job's doing.
+
+    As root every entry can be read. A parent that is not root can read the fd entries (it owns
+    the sandbox's user namespace) but not map_files, which the kernel keeps for CAP_SYS_ADMIN:
+    there a file mapped, closed and unlinked is not counted; the walk still is."""
+    procfs = f"/proc/{ns_init}/root/proc"
+    try:
+        pids = [p for p in os.listdir(procfs) if p.isdigit()]
+    except OSError:  # the sandbox's pid 1 is gone: the job is ending, its files with it
+        return 0
+    held: dict[tuple[int, int], int] = {}
+    for pid in pids:
+        for path in _fd_paths(f"{procfs}/{pid}") + _deleted_map_paths(f"{procfs}/{pid}"):
+            try:
+                info = os.stat(path)  # follows the magic link to the file itself
+            except OSError:  # closed, unmapped or ended since listed; map_files if not root
+                continue
+            if info.st_nlink or info.st_dev != dev:
+                continue
+            if info.st_uid == owner or info.st_mode & stat.S_IWOTH:
+                held[(info.st_dev, info.st_ino)] = info.st_blocks * 512
+                if len(held) > JOB_DIR_ENTRIES:
+                    return None
+    return sum(held.values())
+
+
+def _fd_paths(proc: str) -> list[str]:
+    """The fd entries of every thread of a process: a thread can have an fd table of its own
+    (clone without CLONE_FILES, unshare(CLONE_FILES)), which /proc/<pid>/fd does not show."""
+    paths: list[str] = []
+    try:
+        tids = os.listdir(f"{proc}/task")
+    except OSError:
+        return paths
+    for tid in tids:
+        try:
+            paths += [f"{proc}/task/{tid}/fd/{n}" for n in os.listdir(f"{proc}/task/{tid}/fd")]
+        except OSError:
+            continue
+    return paths
+
+
+def _deleted_map_paths(proc: str) -> list[str]:
+    """map_files entries of the mappings whose file is deleted, one per (device, inode): maps is
+    one read, where a stat of every map_files entry would be one call per mapping (torch maps
+    thousands). The threads of a process share its mappings."""
+    try:
+        with open(f"{proc}/maps", "rb") as f:
+            text = f.read()
+    except OSError:
+        return []
+    if b" (deleted)\n" not in text:
+        return []
+    paths, seen = [], set()
+    for line in text.splitlines():
+        fields = line.split(maxsplit=5)
+        if not line.endswith(b" (deleted)") or len(fields) < 6 or (fields[3], fields[4]) in seen:
+            continue
+        seen.add((fields[3], fields[4]))
+        start, end = (int(x, 16) for x in fields[0].split(b"-"))
+        paths.append(f"{proc}/map_files/{start:x}-{end:x}")  # named without maps' zero padding
+    return paths
 
 
 def remove_tree(path: Path) -> None:

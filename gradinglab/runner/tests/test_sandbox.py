@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -334,6 +335,147 @@ def test_dev_and_dev_shm_are_not_unbounded_memory(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert said.stdout.split("\n")[:2] == ["/dev/shm/fill ENOSPC", "/dev/fill EROFS"], said
+
+
+# Files written, then unlinked while still open or mapped: no directory holds them, yet they stay
+# on the disk until the job ends. 16 x 16 MiB, one in the directory at a time (under the cap).
+UNLINKED_OPEN = (
+    "    import time\n"
+    "    block, held = b'x' * (16 * 1024 * 1024), []\n"
+    "    for i in range(16):\n"
+    "        f = open(f'/run/job/gone-{i}', 'wb')\n"
+    "        f.write(block)\n"
+    "        f.flush()\n"
+    "        os.unlink(f'/run/job/gone-{i}')\n"
+    "        held.append(f)\n"
+    "    time.sleep(3600)\n"
+)
+# The same, each file mapped and its fd closed before the unlink, so that only the mapping holds
+# it. libc's mmap, since Python's mmap.mmap keeps a duplicate of the fd open.
+UNLINKED_MAPPED = (
+    "    import time, mmap\n"
+    "    libc = ctypes.CDLL(None, use_errno=True)\n"
+    "    libc.mmap.restype = ctypes.c_void_p\n"
+    "    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,"
+    " ctypes.c_int, ctypes.c_long]\n"
+    "    block = b'x' * (16 * 1024 * 1024)\n"
+    "    for i in range(16):\n"
+    "        with open(f'/run/job/gone-{i}', 'w+b') as f:\n"
+    "            f.write(block)\n"
+    "            f.flush()\n"
+    "            addr = libc.mmap(None, len(block), mmap.PROT_READ, mmap.MAP_SHARED, f.fileno(), 0)\n"
+    "        if addr in (None, ctypes.c_void_p(-1).value):\n"
+    "            raise RuntimeError('MMAP-FAILED ' + str(ctypes.get_errno()))\n"
+    "        os.unlink(f'/run/job/gone-{i}')\n"
+    "    time.sleep(3600)\n"
+)
+# The same files held by a process in a pid namespace nested in the sandbox's (CLONE_NEWUSER |
+# CLONE_NEWPID: an unprivileged user namespace allows it where bwrap runs without
+# --disable-userns, as it does for a root parent).
+NESTED = (
+    "    import time\n"
+    "    if ctypes.CDLL(None, use_errno=True).unshare(0x10000000 | 0x20000000):\n"
+    "        raise RuntimeError('UNSHARE-FAILED ' + str(ctypes.get_errno()))\n"
+    "    if os.fork() == 0:\n" + textwrap.indent(UNLINKED_OPEN, "    ") + "    time.sleep(3600)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [UNLINKED_OPEN, UNLINKED_MAPPED],
+    ids=["unlinked-while-open", "unlinked-while-mapped"],
+)
+def test_files_unlinked_but_held_count_toward_the_cap(tight: Path, body: str) -> None:
+    doc = run(body)
+    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+def test_files_held_in_a_nested_pid_namespace_count_toward_the_cap(tight: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("unprivileged sandboxes run with --disable-userns: nothing can nest there")
+    doc = run(NESTED)
+    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+# Six children each rename one level (every sixth) of a 36-level chain of directories to fresh
+# names in a loop, then the job writes 112 MiB at the bottom through a directory fd (which renames
+# do not affect): a name the walk has listed is gone microseconds later, the walk needs the same
+# names for the whole way down, and some renamer is running while it goes. Without the restart
+# rule 4 of 4 runs here ended as a timeout; with 3 renamers the walk still saw the data in roughly
+# 1 walk in 10 to 20, and the job was stopped.
+RENAMER = (
+    "    import time\n"
+    "    levels = [f'n{k}' for k in range(36)]\n"
+    "    os.makedirs('/run/job/' + '/'.join(levels))\n"
+    "    bottom = os.open('/run/job/' + '/'.join(levels), os.O_RDONLY)\n"
+    "    tops = range(0, 36, 6)\n"
+    "    aboves = [os.open('/'.join(['/run/job', *levels[:k]]), os.O_RDONLY) for k in tops]\n"
+    "    for k, above in zip(tops, aboves):\n"
+    "        if os.fork() == 0:\n"
+    "            i, name = 0, levels[k]\n"
+    "            while True:\n"
+    "                i += 1\n"
+    "                os.rename(name, f'r{i}', src_dir_fd=above, dst_dir_fd=above)\n"
+    "                name = f'r{i}'\n"
+    "    block = b'x' * (16 * 1024 * 1024)\n"
+    "    for i in range(7):\n"
+    "        fd = os.open(f'f{i}', os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=bottom)\n"
+    "        os.write(fd, block)\n"
+    "        os.close(fd)\n"
+    "    time.sleep(3600)\n"
+)
+
+
+def test_a_directory_renamed_in_a_loop_is_still_measured(tmp_path: Path) -> None:
+    """The loop must last to the wall clock: a job that ends by itself (at its CPU limit) gets the
+    final measurement of a tree nothing changes any more, so the CPU limit is above the wall
+    clock here, and without the restart rule the job is a timeout."""
+    root = problem_copy(tmp_path, "vector-add", limits={**TEST_LIMITS, "cpu_seconds": 30})
+    with problems_dir_override(root):
+        doc = run(RENAMER)
+    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+    assert_next_job_ok()
+
+
+class _Listing(list):
+    """A finished directory listing that os.scandir's callers can use as a context manager."""
+
+    def __enter__(self) -> _Listing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize(("renames", "counted"), [(3, True), (4, False)])
+def test_the_walk_restarts_when_the_tree_changes_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, renames: int, counted: bool
+) -> None:
+    """Each listing of the top directory is followed by a rename of the directory it listed, as a
+    job renaming in a loop does: the walk starts again, up to WALK_RESTARTS times, then the job
+    dir counts as over its cap (None)."""
+    (tmp_path / "d0").mkdir()
+    (tmp_path / "d0" / "f").write_bytes(b"x" * 1_000_000)
+    real_scandir, left = os.scandir, [renames]
+
+    def scandir(path: str) -> _Listing:
+        with real_scandir(path) as listing:
+            entries = _Listing(listing)
+        if path == str(tmp_path) and left[0]:
+            left[0] -= 1
+            (here,) = [e.name for e in entries if e.is_dir()]
+            os.rename(tmp_path / here, tmp_path / f"d{int(here[1:]) + 1}")
+        return entries
+
+    monkeypatch.setattr(sandbox.os, "scandir", scandir)
+    used = sandbox.job_dir_usage(tmp_path)
+    assert sandbox.WALK_RESTARTS == 3
+    if counted:
+        assert used is not None and used >= 1_000_000
+    else:
+        assert used is None
 
 
 def test_memory_hog_is_memory_limit(tight: Path) -> None:
