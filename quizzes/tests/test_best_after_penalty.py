@@ -13,7 +13,7 @@ from django.utils import timezone
 from gradebook.models import Grade, GradeItem
 from gradebook.selectors import student_view
 from gradebook.services import extension_grant, extension_revoke
-from quizzes.models import Quiz
+from quizzes.models import Attempt, Quiz
 from quizzes.tests.factories import question_single, quiz_with, submit_at
 
 pytestmark = pytest.mark.django_db
@@ -32,16 +32,22 @@ def quiz(db) -> Quiz:
     )
 
 
+@pytest.fixture
+def on_time_and_late(quiz, student_a, monkeypatch) -> tuple[Attempt, Attempt]:
+    """16 an hour before the due date, then 20 an hour after it (counts 10 at 50 %)."""
+    on_time = submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)
+    return on_time, submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)
+
+
 def _counted(student, quiz: Quiz) -> Decimal:
     row = next(r for r in student_view(student)["rows"] if r.item.key == quiz.gradebook_key)
     return row.result.counted
 
 
 def test_an_on_time_attempt_beats_a_better_late_one_after_its_penalty(
-    quiz, student_a, monkeypatch
+    quiz, student_a, on_time_and_late
 ) -> None:
-    on_time = submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, late: counts 10
+    on_time, _late = on_time_and_late
     grade = Grade.objects.get(student=student_a)
     assert (grade.auto_points, grade.counted_ref) == (
         Decimal("16.00"),
@@ -71,10 +77,9 @@ def test_the_students_extension_is_the_rule_that_judges(
 
 
 def test_an_extension_granted_later_picks_the_attempt_again(
-    quiz, student_a, instructor, monkeypatch
+    quiz, student_a, instructor, on_time_and_late
 ) -> None:
-    on_time = submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20, counts 10
+    on_time, late = on_time_and_late
     item = GradeItem.objects.get(key=quiz.gradebook_key)
     extension_grant(student=student_a, item=item, actor=instructor, extra_days=1)
     grade = Grade.objects.get(student=student_a)
@@ -88,14 +93,13 @@ def test_an_extension_granted_later_picks_the_attempt_again(
 
 
 def test_a_new_late_policy_picks_the_attempt_again(
-    quiz, student_a, instructor, monkeypatch
+    quiz, student_a, instructor, on_time_and_late
 ) -> None:
     """Changed in the gradebook (admin or service), the policy judged again: at 10 % the late
     20 counts 18 and beats the on-time 16; it stayed at 16 until a quiz settings save."""
     from gradebook.services import grade_item_late_policy_set
 
-    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    _on_time, late = on_time_and_late
     item = GradeItem.objects.get(key=quiz.gradebook_key)
     ten = {"late_penalty_per_day": Decimal("10"), "late_penalty_cap": Decimal("10")}
     grade_item_late_policy_set(item=item, late=ten, actor=instructor)
@@ -105,14 +109,13 @@ def test_a_new_late_policy_picks_the_attempt_again(
 
 
 def test_a_penalty_saved_in_the_quiz_settings_recomputes_each_grade_once(
-    quiz, student_a, instructor, monkeypatch
+    quiz, student_a, instructor, on_time_and_late, monkeypatch
 ) -> None:
     """The new penalty reaches the gradebook item and the rescore recomputes the grade, once and
     audited as the rescore; the item's followers were called as well and did it a second time."""
     from quizzes import services
 
-    submit_at(quiz, student_a, 4, DUE - timedelta(hours=1), monkeypatch)  # 16
-    late = submit_at(quiz, student_a, 5, DUE + timedelta(hours=1), monkeypatch)  # 20 -> 10
+    _on_time, late = on_time_and_late
     syncs = []
     real_sync = services.quiz_grade_sync
     monkeypatch.setattr(
