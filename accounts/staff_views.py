@@ -110,11 +110,13 @@ def _invite(request: HttpRequest, user_ids: list[int] | tuple[int, ...]) -> None
     """Send the invitations and say how many went, to whom the mail failed, and who was past the
     resend limit."""
     invites = services.roster_invite_many(user_ids=user_ids)
-    messages.info(
-        request,
-        _("邀请邮件：已发送 %(sent)d，缺少地址 %(skipped)d。")
-        % {"sent": invites.sent, "skipped": invites.skipped},
-    )
+    # "0 sent, 0 without an address" above a line that says why is noise, not news.
+    if invites.sent or invites.skipped or not (invites.failed or invites.throttled):
+        messages.info(
+            request,
+            _("邀请邮件：已发送 %(sent)d，缺少地址 %(skipped)d。")
+            % {"sent": invites.sent, "skipped": invites.skipped},
+        )
     if invites.failed:
         messages.error(
             request,

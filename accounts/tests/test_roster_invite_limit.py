@@ -48,6 +48,7 @@ def test_resending_to_one_person_stops_at_the_limit(client_instructor, mailoutbo
     page = _resend(client_instructor, "new1").content.decode()
     assert len(mailoutbox) == INVITES_PER_USER_PER_WINDOW
     assert f"未重新发送给 new1：{LIMIT_ZH}，请稍后再试。" in page
+    assert "邀请邮件：已发送 0" not in page  # the line that says why is enough
     client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = _resend(client_instructor, "new1").content.decode()
     assert (
