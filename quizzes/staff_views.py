@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from pdcsite.params import query_id
@@ -206,7 +207,9 @@ def quiz_pick(request: HttpRequest, quiz: Quiz) -> HttpResponse:
         question_ids=[q.pk for q in form.cleaned_data["questions"]],
         points=form.cleaned_data.get("points"),
     )
-    messages.success(request, _("已加入 %(n)d 道题。") % {"n": added})
+    messages.success(
+        request, ngettext("已加入 %(n)d 道题。", "已加入 %(n)d 道题。", added) % {"n": added}
+    )
     return _to_editor(quiz)
 
 

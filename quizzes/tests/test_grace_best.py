@@ -10,6 +10,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from gradebook.models import GradebookSettings, GradeEvent, GradeItem
@@ -71,6 +72,9 @@ def test_grace_days_make_the_late_100_the_best(quiz, student_a, client_a, monkey
         f"quiz-attempt:{late.pk}",
     )
     assert _total(page) == f"{grid_row.total.normalize():f}%" == "100%"
+    client_a.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    row = _row(client_a.get("/grades/").content.decode(), quiz.gradebook_key)
+    assert "2 days late, −0% (2 grace days used)" in row, row  # was "day(s)"
 
 
 def test_grace_spent_on_an_earlier_item_keeps_the_on_time_80(
