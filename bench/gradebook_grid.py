@@ -127,8 +127,8 @@ def run() -> dict[str, float]:
 
 def _give_late_labs_candidates() -> None:
     """Every late grace-day lab grade gets an on-time work worth 10 points less (Grade.candidates):
-    each such student's standing is then allocated twice, the posted works and the chosen ones
-    (calc._allocate), the most a GRACE choice costs the grid."""
+    each such student's standing is then planned (calc._plan) and allocated three times, the
+    posted works, item by item and the plan (calc._allocate): what a GRACE choice costs the grid."""
     from gradebook.models import Grade
 
     late = [

@@ -10,7 +10,7 @@ counts, since that depends on the grace days left when the standing reaches the 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -178,15 +178,36 @@ def _charge(item: ItemSpec, work: Score, due: datetime | None, grace_left: int) 
     return _Charge(work, late, grace, penalty, _after_penalty(work.points, penalty))
 
 
+# How an item's work is chosen among its charges (the posted work's first): `_posted`, `_greedy`,
+# or the works an optimal plan picked (`_picked`).
+Chooser = Callable[[ItemSpec, list[_Charge]], _Charge]
+
+
+def _posted(item: ItemSpec, charges: list[_Charge]) -> _Charge:
+    return charges[0]
+
+
+def _greedy(item: ItemSpec, charges: list[_Charge]) -> _Charge:
+    """The work worth most with the grace days left here; among equals the fewest grace days
+    spent, then the posted work (max keeps the first of equals)."""
+    return max(charges, key=lambda c: (c.counted, -c.grace_days))
+
+
+def _picked(refs: dict[str, str]) -> Chooser:
+    def choose(item: ItemSpec, charges: list[_Charge]) -> _Charge:
+        return next((c for c in charges if c.work.ref == refs.get(item.key)), charges[0])
+
+    return choose
+
+
 def _chosen(
-    item: ItemSpec, score: Score, due: datetime | None, grace_left: int, choose: bool
+    item: ItemSpec, score: Score, due: datetime | None, grace_left: int, choose: Chooser
 ) -> _Charge:
-    """The work that counts: the one posted, except when ``choose`` under GRACE, where the grace
-    days left may make another work worth more (the app chose before grace days, which it cannot
-    know). Among equals the fewest grace days are spent, then the posted work wins."""
-    works = (score, *score.others) if choose and item.late_policy == GRACE else (score,)
-    charges = [_charge(item, work, due, grace_left) for work in works]
-    return max(charges, key=lambda c: (c.counted, -c.grace_days))  # max keeps the first of equals
+    """The work that counts: under GRACE the grace days left may make another of the student's
+    works worth more than the one posted (the app chose before grace days, which it cannot know);
+    other policies count the posted work."""
+    works = (score, *score.others) if item.late_policy == GRACE else (score,)
+    return choose(item, [_charge(item, work, due, grace_left) for work in works])
 
 
 def frontier(works: Iterable[Score]) -> list[Score]:
@@ -201,7 +222,7 @@ def frontier(works: Iterable[Score]) -> list[Score]:
 
 
 def _item_result(
-    item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int, choose: bool
+    item: ItemSpec, facts: StudentFacts, now: datetime, grace_left: int, choose: Chooser
 ) -> tuple[ItemResult, int]:
     """One item's result and the grace days it spends."""
     due = facts.due_overrides.get(item.key, item.due_at)
@@ -293,21 +314,91 @@ def _allocate(
     now: datetime,
 ) -> tuple[dict[str, ItemResult], int]:
     """Every item's result and the grace days left. The posted works count, unless choosing
-    among the student's other works under GRACE (item by item, with the grace days left there)
-    gives a higher course total: a work chosen at one item may spend grace days a later item
-    needed more, so the choice is kept only where it pays, and handing in more work never
-    lowers a student's total."""
-    posted = _allocate_in_order(items, facts, grace_budget, now, choose=False)
+    among the student's other works under GRACE gives a higher course total. Two plans are tried
+    besides the posted works: item by item, the work worth most with the grace days left there
+    (which may spend grace days a later item needed more), and the plan `_plan` finds best for
+    the whole course. The first plan worth strictly more than those before it counts, so
+    handing in more work never lowers a student's total."""
+    posted = _allocate_in_order(items, facts, grace_budget, now, _posted)
     if not any(score.others for score in facts.scores.values()):
         return posted
-    chosen = _allocate_in_order(items, facts, grace_budget, now, choose=True)
-    if _worth(categories, items, chosen[0]) > _worth(categories, items, posted[0]):
-        return chosen
-    return posted
+    best, worth = posted, _worth(categories, items, posted[0])
+    planned = _picked(_plan(items, categories, facts, grace_budget))
+    for choose in (_greedy, planned):
+        tried = _allocate_in_order(items, facts, grace_budget, now, choose)
+        if (tried_worth := _worth(categories, items, tried[0])) > worth:
+            best, worth = tried, tried_worth
+    return best
+
+
+def _plan(
+    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts, grace_budget: int
+) -> dict[str, str]:
+    """The work to count at each GRACE item that makes the projected total highest, by dynamic
+    programming over (item, grace days left) in the order grace days are spent. Exact when no
+    category drops its lowest items (the total is then a weighted sum of the items' fractions);
+    otherwise a good plan, which `_allocate` keeps only where it is worth more."""
+    weight = _weights(items, categories, facts)
+    graced = [
+        item
+        for item in _grace_order(items, facts)
+        if item.late_policy == GRACE and item.key in facts.scores and item.key not in facts.excused
+    ]  # the others spend no grace days: their results do not depend on the plan
+    # More grace days than every work's late days together change nothing (the budget may be
+    # set high): the states stop there.
+    grace_budget = min(grace_budget, sum(_most_late(item, facts) for item in graced))
+    # Per grace days left before the item: the best (total, fractions) of the items from here on,
+    # and the works it counts, as a chain of (item key, ref, rest).
+    ahead: list[tuple[tuple[Decimal, Decimal], tuple | None]] = [
+        ((ZERO, ZERO), None) for _ in range(grace_budget + 1)
+    ]
+    for item in reversed(graced):
+        score = facts.scores[item.key]
+        due = facts.due_overrides.get(item.key, item.due_at)
+        here = []
+        for left in range(grace_budget + 1):
+            options = []
+            for work in (score, *score.others):
+                charge = _charge(item, work, due, left)
+                (total, fractions), rest = ahead[left - charge.grace_days]
+                ratio = charge.counted / item.max_points
+                value = (total + weight[item.key] * ratio, fractions + ratio)
+                options.append((value, -charge.grace_days, (item.key, work.ref, rest)))
+            value, _spent, chain = max(options, key=lambda o: (o[0], o[1]))  # first of equals
+            here.append((value, chain))
+        ahead = here
+    refs, chain = {}, ahead[grace_budget][1]
+    while chain is not None:
+        key, ref, chain = chain
+        refs[key] = ref
+    return refs
+
+
+def _most_late(item: ItemSpec, facts: StudentFacts) -> int:
+    score, due = facts.scores[item.key], facts.due_overrides.get(item.key, item.due_at)
+    return max(_days_charged(item, work.submitted_at, due) for work in (score, *score.others))
+
+
+def _weights(
+    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts
+) -> dict[str, Decimal]:
+    """Each item's share of the projected total per unit of its fraction (counted / max), as
+    `_projected_total` weighs it when no lowest item is dropped; 0 in a category of weight 0."""
+    specs = {spec.key: spec for spec in categories if spec.weight > 0}
+    total_weight = sum((spec.weight for spec in specs.values()), ZERO)
+    shares: dict[str, Decimal] = {}
+    for key, spec in specs.items():
+        members = [i for i in items if i.category == key and i.key not in facts.excused]
+        weight_sum = sum((i.weight for i in members), ZERO)
+        for i in members:
+            shares[i.key] = (
+                spec.weight / total_weight * i.weight / weight_sum if weight_sum else ZERO
+            )
+    return {i.key: shares.get(i.key, ZERO) for i in items}
 
 
 def _allocate_in_order(
-    items: list[ItemSpec], facts: StudentFacts, grace_budget: int, now: datetime, choose: bool
+    items: list[ItemSpec], facts: StudentFacts, grace_budget: int, now: datetime, choose: Chooser
 ) -> tuple[dict[str, ItemResult], int]:
     results: dict[str, ItemResult] = {}
     grace_left = grace_budget

@@ -76,3 +76,46 @@ def test_another_work_counts_only_where_it_raises_the_course_total() -> None:
         facts=calc.StudentFacts(scores={"quiz:1": POSTED}), grace_budget=2,
         now=DUE + timedelta(days=9))  # fmt: skip
     assert alone.items["quiz:1"].ref == LATE.ref and alone.total_percent == Decimal("100.00")
+
+
+def test_the_plan_for_the_whole_course_beats_item_by_item_and_the_posted_works() -> None:
+    """Three GRACE quizzes at 20 %/day, 2 grace days. Posted (chosen before grace days): 80, 70
+    and a day-late 100 = 250. Item by item: the day-late 100 at the first (1 day), the
+    two-days-late 100 at the second with the last day (80), 80 at the third = 260. Best: 100
+    (1 day), the on-time 70, 100 (1 day) = 270."""
+    day = timedelta(days=1)
+    quizzes = [
+        calc.ItemSpec(
+            f"quiz:{n}",
+            "quiz",
+            Decimal(100),
+            due_at=DUE + n * 5 * day,
+            late_policy=calc.GRACE,
+            penalty_per_day=Decimal(20),
+        )  # fmt: skip
+        for n in range(3)
+    ]
+
+    def work(n: int, points: int, days_late: int, ref: str) -> calc.Score:
+        at = quizzes[n].due_at + days_late * day - timedelta(hours=1)
+        return calc.Score(Decimal(points), at, ref)
+
+    first = (work(0, 80, 0, "a-on-time"), work(0, 100, 1, "a-late"))
+    second = (work(1, 70, 0, "b-on-time"), work(1, 100, 2, "b-late"))
+    scores = {
+        "quiz:0": calc.Score(Decimal(80), first[0].submitted_at, "a-on-time", first),
+        "quiz:1": calc.Score(Decimal(70), second[0].submitted_at, "b-on-time", second),
+        "quiz:2": work(2, 100, 1, "c-late"),
+    }
+    standing = calc.compute_standing(
+        items=quizzes, categories=[calc.CategorySpec("quiz", Decimal(100))],
+        facts=calc.StudentFacts(scores=scores), grace_budget=2, now=DUE + 30 * day,
+    )  # fmt: skip
+    assert [standing.items[q.key].ref for q in quizzes] == ["a-late", "b-on-time", "c-late"]
+    assert standing.total_percent == Decimal("90.00") and standing.grace_used == 2
+    # A budget far above every late day changes nothing (the plan's states stop at 3 here).
+    generous = calc.compute_standing(
+        items=quizzes, categories=[calc.CategorySpec("quiz", Decimal(100))],
+        facts=calc.StudentFacts(scores=scores), grace_budget=30000, now=DUE + 30 * day,
+    )  # fmt: skip
+    assert generous.total_percent == Decimal("100.00")
