@@ -317,8 +317,8 @@ def _allocate(
     among the student's other works under GRACE gives a higher course total. Two plans are tried
     besides the posted works: item by item, the work worth most with the grace days left there
     (which may spend grace days a later item needed more), and the plan `_plan` finds best for
-    the whole course. The first plan worth strictly more than those before it counts, so
-    handing in more work never lowers a student's total."""
+    the whole course. The one worth most counts, the earlier on a tie (posted, then item by
+    item), so handing in more work never lowers a student's total."""
     posted = _allocate_in_order(items, facts, grace_budget, now, _posted)
     if not any(score.others for score in facts.scores.values()):
         return posted
