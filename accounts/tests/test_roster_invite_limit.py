@@ -89,3 +89,23 @@ def test_a_refused_mail_is_not_counted(client_instructor, mailoutbox, settings) 
     for _ in range(INVITES_PER_USER_PER_WINDOW):
         assert "邀请邮件：已发送 1" in _resend(client_instructor, "new1").content.decode()
     assert "未重新发送给 new1" in _resend(client_instructor, "new1").content.decode()
+
+
+def test_the_command_says_who_was_not_sent_again(tmp_path, mailoutbox) -> None:
+    """import_roster, run again and again, stops at the same limit and says so."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "roster.csv"
+    path.write_text(TEXT, encoding="utf-8")
+    said = ""
+    for _ in range(INVITES_PER_USER_PER_WINDOW + 1):
+        out = StringIO()
+        call_command("import_roster", path, stdout=out)
+        said = out.getvalue()
+    assert len(mailoutbox) == 2 * INVITES_PER_USER_PER_WINDOW
+    assert (
+        f"not sent again to new1, new2: at most {INVITES_PER_USER_PER_WINDOW} invitations per "
+        "person per 24 hours" in said
+    ), said
