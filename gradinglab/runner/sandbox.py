@@ -683,7 +683,11 @@ class Sandbox:
         while not self._job_ended.wait(JOB_DIR_POLL_S):
             if self.proc is None or self.proc.poll() is not None:
                 return
-            if job_dir_over(self.job_dir, self._dir_cap, self._held_deleted()):
+            try:
+                over = job_dir_over(self.job_dir, self._dir_cap, self._held_deleted())
+            except Exception:  # e.g. MemoryError: an ended thread would end the cap unseen
+                over = True  # what cannot be measured is over, as an unreadable directory is
+            if over:
                 self.kill("disk_limit")
                 return
 
@@ -834,8 +838,12 @@ def held_deleted_bytes(ns_init: int, dev: int, owner: int) -> int | None:
     except OSError:  # the sandbox's pid 1 is gone: the job is ending, its files with it
         return 0
     held: dict[tuple[int, int], int] = {}
+    budget = _ProcBudget(PROC_FD_ENTRIES, PROC_MAPS_BYTES)
     for pid in pids:
-        for path in _fd_paths(f"{procfs}/{pid}") + _deleted_map_paths(f"{procfs}/{pid}"):
+        paths = _fd_paths(f"{procfs}/{pid}", budget) + _deleted_map_paths(f"{procfs}/{pid}", budget)
+        if budget.spent():
+            return None  # more than an honest job shows: over, rather than a poll of minutes
+        for path in paths:
             try:
                 info = os.stat(path)  # follows the magic link to the file itself
             except OSError:  # closed, unmapped or ended since listed; map_files if not root
@@ -849,7 +857,24 @@ def held_deleted_bytes(ns_init: int, dev: int, owner: int) -> int | None:
     return sum(held.values())
 
 
-def _fd_paths(proc: str) -> list[str]:
+# What one poll may read of the sandbox's /proc. A job can make it huge (256 processes, each with
+# 256 fds seen once per thread, or 65 530 mappings under long paths: a 94 MB maps file for one
+# process), and a poll of minutes is a cap not enforced for minutes. An honest CUDA job shows a
+# few thousand fd entries and a few MB of maps in all; past either budget the job is over.
+PROC_FD_ENTRIES = 20_000  # fd entries (all threads of all processes) per poll
+PROC_MAPS_BYTES = 32 * MIB  # bytes of maps files (all processes) per poll
+
+
+@dataclass
+class _ProcBudget:
+    fds: int  # fd entries left to list in this poll
+    maps_bytes: int  # bytes of maps left to read in this poll
+
+    def spent(self) -> bool:
+        return self.fds < 0 or self.maps_bytes < 0
+
+
+def _fd_paths(proc: str, budget: _ProcBudget) -> list[str]:
     """The fd entries of every thread of a process: a thread can have an fd table of its own
     (clone without CLONE_FILES, unshare(CLONE_FILES)), which /proc/<pid>/fd does not show."""
     paths: list[str] = []
@@ -862,24 +887,30 @@ def _fd_paths(proc: str) -> list[str]:
             paths += [f"{proc}/task/{tid}/fd/{n}" for n in os.listdir(f"{proc}/task/{tid}/fd")]
         except OSError:
             continue
+        if len(paths) > budget.fds:
+            break
+    budget.fds -= len(paths)
     return paths
 
 
-def _deleted_map_paths(proc: str) -> list[str]:
+def _deleted_map_paths(proc: str, budget: _ProcBudget) -> list[str]:
     """map_files entries of the mappings whose file is deleted, one per (device, inode): maps is
     one read, where a stat of every map_files entry would be one call per mapping (torch maps
     thousands). The threads of a process share its mappings."""
     try:
         with open(f"{proc}/maps", "rb") as f:
-            text = f.read()
+            text = f.read(max(budget.maps_bytes, 0) + 1)
     except OSError:
         return []
-    if b" (deleted)\n" not in text:
+    budget.maps_bytes -= len(text)
+    if budget.spent():
         return []
-    paths, seen = [], set()
-    for line in text.splitlines():
-        fields = line.split(maxsplit=5)
-        if not line.endswith(b" (deleted)") or len(fields) < 6 or (fields[3], fields[4]) in seen:
+    paths, seen, mark = [], set(), b" (deleted)\n"
+    at = text.find(mark)
+    while at >= 0:  # only the deleted lines are split (a maps file is mostly other lines)
+        fields = text[text.rfind(b"\n", 0, at) + 1 : at].split(maxsplit=5)
+        at = text.find(mark, at + len(mark))
+        if len(fields) < 6 or (fields[3], fields[4]) in seen:
             continue
         seen.add((fields[3], fields[4]))
         start, end = (int(x, 16) for x in fields[0].split(b"-"))

@@ -293,6 +293,32 @@ def test_filling_the_job_dir_is_stopped(tight: Path, files: int, size: int) -> N
     assert_next_job_ok()
 
 
+def test_a_proc_too_big_to_read_in_one_poll_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job can make its /proc huge (65 530 mappings under long paths per process: a 94 MB maps
+    file, minutes a poll). Past a poll's budget the measurement is None (over), not slow. Here
+    the host's own /proc stands in for a sandbox's, with a budget of 1 KiB of maps."""
+    monkeypatch.setattr(sandbox, "PROC_MAPS_BYTES", 1024)
+    dev = os.stat("/tmp").st_dev
+    assert sandbox.held_deleted_bytes(os.getpid(), dev, os.geteuid()) is None
+    monkeypatch.setattr(sandbox, "PROC_MAPS_BYTES", 64 * 1024 * 1024)
+    monkeypatch.setattr(sandbox, "PROC_FD_ENTRIES", 1)
+    assert sandbox.held_deleted_bytes(os.getpid(), dev, os.geteuid()) is None
+
+
+def test_a_measurement_that_fails_stops_the_job(
+    tight: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception in the watcher (a MemoryError reading a hostile /proc) ended its thread and
+    with it the cap, unseen: it now counts as over."""
+
+    def fails(*args: object) -> bool:
+        raise MemoryError
+
+    monkeypatch.setattr(sandbox, "job_dir_over", fails)
+    doc = run("    import time\n    time.sleep(3600)\n")
+    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+
+
 def test_job_dir_usage_counts_allocated_bytes_and_entries(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "f").write_bytes(b"x" * 1_000_000)
