@@ -119,3 +119,16 @@ def test_the_plan_for_the_whole_course_beats_item_by_item_and_the_posted_works()
         facts=calc.StudentFacts(scores=scores), grace_budget=30000, now=DUE + 30 * day,
     )  # fmt: skip
     assert generous.total_percent == Decimal("100.00")
+
+
+def test_the_plan_is_not_searched_over_more_grace_days_than_its_cap() -> None:
+    """Its cost grows with the grace days searched (59 ms a student at 1 000 days): works 100
+    days late under a budget of 1 000 are planned item by item only."""
+    far = calc.Score(Decimal(100), DUE + timedelta(days=100), "quiz-attempt:9")
+    posted = calc.Score(ON_TIME.points, ON_TIME.submitted_at, ON_TIME.ref, (ON_TIME, far))
+    facts = calc.StudentFacts(scores={"quiz:1": posted})
+    assert calc._plan([_quiz(calc.GRACE)], [], facts, 1000) == {}
+    assert calc._plan([_quiz(calc.GRACE)], [], facts, calc.PLAN_MAX_GRACE_DAYS) != {}
+    standing = calc.compute_standing(items=[_quiz(calc.GRACE)], categories=[], facts=facts,
+                                     grace_budget=1000, now=DUE + timedelta(days=200))  # fmt: skip
+    assert standing.items["quiz:1"].ref == far.ref  # item by item: 100 days of grace, 100 points
