@@ -319,13 +319,14 @@ def _allocate(
     (which may spend grace days a later item needed more), and the plan `_plan` finds best for
     the whole course. The one worth most counts, the earlier on a tie (posted, then item by
     item), so handing in more work never lowers a student's total."""
-    posted = _allocate_in_order(items, facts, grace_budget, now, _posted)
+    order = _grace_order(items, facts)
+    posted = _allocate_in_order(order, facts, grace_budget, now, _posted)
     if not any(score.others for score in facts.scores.values()):
         return posted
     best, worth = posted, _worth(categories, items, posted[0])
-    planned = _picked(_plan(items, categories, facts, grace_budget))
+    planned = _picked(_plan(order, categories, facts, grace_budget))
     for choose in (_greedy, planned):
-        tried = _allocate_in_order(items, facts, grace_budget, now, choose)
+        tried = _allocate_in_order(order, facts, grace_budget, now, choose)
         if (tried_worth := _worth(categories, items, tried[0])) > worth:
             best, worth = tried, tried_worth
     return best
@@ -338,16 +339,17 @@ PLAN_MAX_GRACE_DAYS = 30
 
 
 def _plan(
-    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts, grace_budget: int
+    order: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts, grace_budget: int
 ) -> dict[str, str]:
     """The work to count at each GRACE item that makes the projected total highest, by dynamic
     programming over (item, grace days left) in the order grace days are spent. Exact when no
     category drops its lowest items (the total is then a weighted sum of the items' fractions);
-    otherwise a good plan, which `_allocate` keeps only where it is worth more."""
-    weight = _weights(items, categories, facts)
+    otherwise a good plan, which `_allocate` keeps only where it is worth more. ``order``: every
+    item, in the order grace days are spent (`_grace_order`)."""
+    weight = _weights(order, categories, facts)
     graced = [
         item
-        for item in _grace_order(items, facts)
+        for item in order
         if item.late_policy == GRACE and item.key in facts.scores and item.key not in facts.excused
     ]  # the others spend no grace days: their results do not depend on the plan
     # More grace days than every work's late days together change nothing (the budget may be
@@ -406,11 +408,12 @@ def _weights(
 
 
 def _allocate_in_order(
-    items: list[ItemSpec], facts: StudentFacts, grace_budget: int, now: datetime, choose: Chooser
+    order: list[ItemSpec], facts: StudentFacts, grace_budget: int, now: datetime, choose: Chooser
 ) -> tuple[dict[str, ItemResult], int]:
+    """``order``: every item, in the order grace days are spent (`_grace_order`)."""
     results: dict[str, ItemResult] = {}
     grace_left = grace_budget
-    for item in _grace_order(items, facts):
+    for item in order:
         results[item.key], spent = _item_result(item, facts, now, grace_left, choose)
         grace_left -= spent
     return results, grace_left

@@ -16,7 +16,7 @@ from django.utils.translation import pgettext
 from accounts.roles import STUDENT
 from gradebook import calc, reasons
 from gradebook.models import Grade, GradeItem, category_name
-from gradebook.templatetags.gradebook_tags import status_label
+from gradebook.templatetags.gradebook_tags import auto_points, status_label
 from pdcsite.errors import LineErrors
 from pdcsite.moments import local_text
 from pdcsite.uploads import csv_dict_reader
@@ -137,19 +137,9 @@ def _profile_cells(student: AbstractBaseUser) -> list[str]:
     ]
 
 
-def _auto_points(grade: Grade | None, res: calc.ItemResult) -> Decimal | None:
-    """The automatic score of the work that counts: under GRACE the standing may count another
-    of the student's works than the one the app posted (then ``res`` has its raw score), and the
-    row's points, penalty and counted must be of the same work."""
-    if grade is None:
-        return None
-    chosen_other = grade.override_points is None and res.ref and res.ref != grade.counted_ref
-    return res.raw if chosen_other else grade.auto_points
-
-
 def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
     """One item over the roster. `points` is the automatic (or imported) score of the work that
-    counts (`_auto_points`) and an override has
+    counts (`auto_points`) and an override has
     its own column, so the file imports back without changing anything, overrides included. A
     reason the system wrote is said in the exporting person's language, as on the pages."""
     rows: list[list] = [list(ITEM_COLUMNS)]
@@ -158,7 +148,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
         rows.append(
             [
                 *_profile_cells(student),
-                _auto_points(grade, res),
+                auto_points(grade, res),
                 item.max_points,
                 status_label(res.status),  # as the pages say it; the import does not read it
                 res.penalty_percent if res.status == calc.GRADED else "",

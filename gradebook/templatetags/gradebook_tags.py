@@ -30,6 +30,18 @@ def status_label(status: str) -> str:
 
 
 @register.filter
+def auto_points(grade, result) -> Decimal | None:
+    """The automatic score of the work that counts (``grade``: a Grade or None; ``result``: its
+    calc.ItemResult): under GRACE the standing may count another of the student's works than the
+    one the app posted (then ``result`` has its raw score), and a row's points, penalty and
+    counted must be of the same work. The staff student page and the item CSV both say it."""
+    if grade is None:
+        return None
+    chosen_other = grade.override_points is None and result.ref and result.ref != grade.counted_ref
+    return result.raw if chosen_other else grade.auto_points
+
+
+@register.filter
 def pts(value: Decimal | int | str | None) -> str:
     """Points without trailing zeros (7.50 -> 7.5); a dash when there is no value.
 
