@@ -294,12 +294,6 @@ def spread_limit(terms: int) -> float:
     return hi * terms
 
 
-def _sum_allowance(bench: dict[str, Any], k: int, key: str) -> float | None:
-    """How far set k's whole weighted sum of output `key` may be off; None when not all finite."""
-    scale = _sum_scale(bench, k, key)
-    return None if scale is None else scale.allowed
-
-
 def _sum_scale(bench: dict[str, Any], k: int, key: str) -> _SumScale | None:
     cache = bench.setdefault("sum_scale", {})
     if (k, key) not in cache:

@@ -150,7 +150,7 @@ def test_outputs_with_non_finite_expected_values_are_left_to_the_samples() -> No
     expected = torch.randn(N)
     expected[10] = float("inf")
     bench = _bench(expected, (1e-3, 1e-3))
-    assert measure._sum_allowance(bench, 0, "out") is None
+    assert measure._sum_scale(bench, 0, "out") is None
     assert measure._check_sums(bench, _round(bench, torch.zeros(N), 1)) is None
 
 
