@@ -211,6 +211,10 @@ def _run(
     _verdict(doc, problem, cases, conv, outcome, limits, dev, passed, timing)
 
 
+# How a job ends when a watcher thread stops it at a cap; see _verdict.
+_WATCHED_CAPS = ("output_limit", "disk_limit")
+
+
 def _verdict(
     doc: dict[str, Any],
     problem: Problem,
@@ -236,9 +240,10 @@ def _verdict(
             "log": str(comp.get("log", "")),
             "ptxas": cuda_build.parse_ptxas(str(comp.get("log", ""))),
         }
-    # check_outputs already decided, unless the job went past the disk cap: the watcher may stop
-    # it before its outputs are read or after, and the verdict must not depend on which.
-    if doc["status"] == "wrong_answer" and doc["message"] and outcome.ended != "disk_limit":
+    # check_outputs already decided, unless the job went past a cap that a watcher thread keeps
+    # (printed bytes, the job dir's size): the watcher may stop it before its outputs are read or
+    # after, and the verdict must not depend on which.
+    if doc["status"] == "wrong_answer" and doc["message"] and outcome.ended not in _WATCHED_CAPS:
         finish(doc, status="wrong_answer", message=doc["message"])  # caps the log too
         return
     verdict = classify(outcome, limits, conv)

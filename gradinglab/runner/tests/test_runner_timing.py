@@ -327,18 +327,19 @@ def test_messages_before_the_seal_are_the_graders_and_after_it_the_students() ->
     assert verdict[0] == "infrastructure_error" and "phase prepare" in verdict[1]
 
 
-def test_past_the_disk_cap_is_the_verdict_even_after_wrong_outputs() -> None:
-    """The disk watcher may stop a job before its outputs are read or after they were found
-    wrong: the verdict is the disk limit either way, not whichever came first."""
+@pytest.mark.parametrize(("ended", "said"), [("disk_limit", "disk limit"), ("output_limit", "output limit")])  # fmt: skip
+def test_past_a_watched_cap_is_the_verdict_even_after_wrong_outputs(ended: str, said: str) -> None:
+    """The disk and output watchers may stop a job before its outputs are read or after they were
+    found wrong: the verdict is the limit either way, not whichever came first."""
     from gradinglab.runner.grader import _verdict
 
     doc = new_document(slug="vector-add", backend="triton", path="cpu")
     doc["status"], doc["message"] = "wrong_answer", "case 0: out differs"
     conv = SimpleNamespace(sealed=True, violation=None)
-    outcome = Outcome(ended="disk_limit")
+    outcome = Outcome(ended=ended)
     _verdict(doc, load_problem("vector-add"), [], conv, outcome, Limits(), torch.device("cpu"),
              False, None)  # fmt: skip
-    assert doc["status"] == "runtime_error" and "disk limit" in doc["message"], doc["message"]
+    assert doc["status"] == "runtime_error" and said in doc["message"], doc["message"]
 
 
 @pytest.mark.parametrize("slug", ["conv2d", "flash-attention", "matmul", "sum-reduction"])
