@@ -105,6 +105,10 @@ SAID: dict[str, Promise] = {
         "核函数 '{kernel}' 中越界的 {op}：{count} 个元素不在任何张量参数之内"
         "（第一个在地址 {address}，元素 {nbytes} 字节）；请给这次访问加上掩码"
     ),
+    "out_of_bounds_one": _(
+        "核函数 '{kernel}' 中越界的 {op}：1 个元素不在任何张量参数之内"
+        "（地址 {address}，元素 {nbytes} 字节）；请给这次访问加上掩码"
+    ),
     "device_assert_failed": _("核函数 '{kernel}' 中 tl.device_assert 失败：{detail}"),
     "during_timed_call": _("第 {i} 次计时调用中："),
     "during_warm_up": _("预热时："),

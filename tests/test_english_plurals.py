@@ -86,12 +86,6 @@ def test_counted_nouns_are_plural_entries() -> None:
 
 # A count hedged with "(s)" ("2 day(s) late") is a plural entry written as one sentence.
 HEDGED = re.compile(r"(?:%\((\w+)\)[sd]|\{(\w+)\}) (?:[a-z-]+ )?[a-z]+\(s\)")
-HEDGED_KEPT = {
-    "核函数 '{kernel}' 中越界的 {op}：{count} 个元素不在任何张量参数之内（第一个在地址 {address}，元素 "
-    "{nbytes} 字节）；请给这次访问加上掩码": (
-        "a runner message: result_text.SAID holds one template per message id, no plural forms"
-    ),
-}
 
 
 def test_no_count_is_hedged_with_s_in_brackets() -> None:
@@ -100,7 +94,7 @@ def test_no_count_is_hedged_with_s_in_brackets() -> None:
     for po in _catalogs():
         for entry in _entries(po):
             msgid = entry["msgid"].replace('\\"', '"')
-            if HEDGED.search(entry.get("msgstr", "")) and msgid not in HEDGED_KEPT:
+            if HEDGED.search(entry.get("msgstr", "")):
                 hedged.append(f"{po.relative_to(ROOT)}: {msgid} -> {entry['msgstr']}")
     assert not hedged, "\n".join(hedged)
 

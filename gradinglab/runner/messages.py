@@ -118,8 +118,12 @@ ENGLISH: dict[str, str] = {
         'use the inputs\' device, not "cuda"): {reason}'
     ),
     "out_of_bounds": (
-        "out-of-bounds {op} in kernel '{kernel}': {count} element(s) outside every tensor "
+        "out-of-bounds {op} in kernel '{kernel}': {count} elements outside every tensor "
         "argument (first at address {address}, {nbytes}-byte elements); mask the access"
+    ),
+    "out_of_bounds_one": (
+        "out-of-bounds {op} in kernel '{kernel}': 1 element outside every tensor argument "
+        "(at address {address}, {nbytes}-byte elements); mask the access"
     ),
     "device_assert_failed": "tl.device_assert failed in kernel '{kernel}': {detail}",
     "during_timed_call": "during timed call {i}: ",
@@ -146,6 +150,7 @@ SANDBOX_IDS = frozenset(
         "no_entry",
         "needs_gpu",
         "out_of_bounds",
+        "out_of_bounds_one",
         "device_assert_failed",
         "during_timed_call",
         "during_warm_up",

@@ -23,13 +23,15 @@ SUPPORTED_TRITON = ("3.7.",)
 class OutOfBoundsAccess(RuntimeError):
     def __init__(self, kernel: str, op: str, address: int, nbytes: int, count: int):
         self.kernel, self.op, self.address, self.count = kernel, op, address, count
+        # Two ids, not "element(s)": the web side has one template per id, no plural forms.
+        counted = {"count": count} if count != 1 else {}
         self.said = Msg(
-            "out_of_bounds",
+            "out_of_bounds" if counted else "out_of_bounds_one",
             op=op,
             kernel=kernel,
-            count=count,
             address=f"{address:#x}",
             nbytes=nbytes,
+            **counted,
         )
         super().__init__(str(self.said))
 

@@ -59,6 +59,17 @@ def test_every_runner_message_has_a_translation_with_the_same_fields() -> None:
         assert en[:1].lower() + en[1:] == english, message_id
 
 
+@pytest.mark.parametrize(("count", "said"), [(1, "1 element outside"), (3, "3 elements outside")])
+def test_an_out_of_bounds_count_reads_as_english_counts_things(count: int, said: str) -> None:
+    """Not "1 element(s)": a count of one has its own message id."""
+    from gradinglab.runner.triton_guard import OutOfBoundsAccess
+
+    message = OutOfBoundsAccess("add_kernel", "load", 0x1232, 4, count).said
+    assert said in message and said in _en(message)
+    assert "(s)" not in message + _en(message)
+    assert f"{count} 个元素" in _zh(message)
+
+
 def test_a_failed_test_reads_in_chinese_and_in_english() -> None:
     why = Msg(
         "elements_differ", output="out", mismatches=3, numel=1024, index=[7], got="0", expected="1",
