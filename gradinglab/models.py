@@ -25,6 +25,7 @@ from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import page_lang
 from gradebook.models import GradeItem
+from gradinglab import conf
 from gradinglab.worker import queues
 from gradinglab.worker.queues import queue_for
 
@@ -439,6 +440,15 @@ class GradingJob(models.Model):
         return str(
             _("提交 #%(s)d 第 %(r)d 轮的评测任务") % {"s": self.submission_id, "r": self.round}
         )
+
+    def silent(self, now: datetime) -> bool:
+        """Started, and nothing reported for RUNNING_STUCK_S: its worker is taken for lost.
+
+        The one rule for that: the reaper re-sends such a job (services.reaper), and another worker
+        of its kind may take over its claim (result_check.check_worker) when the broker hands the
+        message out again."""
+        last = self.last_seen_at or self.started_at
+        return last is not None and last < now - timedelta(seconds=conf.RUNNING_STUCK_S)
 
 
 class SubmissionResult(models.Model):

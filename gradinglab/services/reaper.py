@@ -27,8 +27,7 @@ def _is_stuck(job: GradingJob | None, now: datetime, *, broker_reset: bool = Fal
     if job.started_at is None and broker_reset:
         return True  # its message went with the broker's data: send it again now
     if job.started_at is not None:
-        last = job.last_seen_at or job.started_at
-        return last < now - timedelta(seconds=conf.RUNNING_STUCK_S)
+        return job.silent(now)
     return job.enqueued_at < now - timedelta(seconds=conf.QUEUED_STUCK_S)
 
 
