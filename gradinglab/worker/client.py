@@ -31,6 +31,11 @@ class WorkerApiError(RuntimeError):
         self.status = status
 
 
+class JobRefused(WorkerApiError):
+    """HTTP 403 on a job's phase: the web side takes no report of this job from this worker (a job
+    of another queue kind), so grading it on is wasted."""
+
+
 class WorkerClient:
     def __init__(self, config: WorkerConfig) -> None:
         self.config = config
@@ -55,10 +60,13 @@ class WorkerClient:
             raise WorkerApiError(f"{path}: {exc}") from exc
 
     def phase(self, job_token: str, phase: str) -> None:
-        """Best effort: a lost phase report only delays the live display."""
+        """Best effort: a lost phase report only delays the live display. A 403 is no loss but the
+        web side's final word on the job (raised as JobRefused): its result would be refused too."""
         try:
             self._post("worker/phase", {"job_token": job_token, "phase": phase})
         except WorkerApiError as exc:
+            if exc.status == 403:
+                raise JobRefused(str(exc), exc.status) from exc
             log.warning("phase report failed: %s", exc)
 
     def result(self, job_token: str, document: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from celery import Celery, signals
 
-from gradinglab.worker.client import WorkerClient
+from gradinglab.worker.client import JobRefused, WorkerClient
 from gradinglab.worker.config import HEARTBEAT_INTERVAL_S, WorkerConfig, config_from_env
 from gradinglab.worker.jobs import GRADE_TASK, check_payload
 
@@ -29,22 +29,36 @@ def _failure_document(slug: str, backend: str, message: str) -> dict[str, Any]:
     return finish(doc, status="infrastructure_error", message=message)
 
 
+REFUSED = "refused"  # execute's return when the web side refused this worker's phase report
+
+
 def execute(payload: Any, *, client: WorkerClient | None = None) -> str:
-    """Grade one job and post its result. Returns the status the runner gave."""
+    """Grade one job and post its result. Returns the status the runner gave, or REFUSED: the web
+    side refused a phase report with 403 (a job of another kind's queue), so the grading stopped
+    there and nothing is posted; the task ends normally (acknowledged, not re-run)."""
     from gradinglab.runner import ProblemNotFound, grade
 
     job = check_payload(payload)
     client = client or WorkerClient(config_from_env())
     token = job["job_token"]
+    refused: list[JobRefused] = []
+
+    def report_phase(phase: str) -> None:
+        try:
+            client.phase(token, phase)
+        except JobRefused as exc:
+            refused.append(exc)
+            raise  # out through the grader, which ends the sandbox run; its document is dropped
+
     try:
         doc = grade(
-            slug=job["slug"],
-            source=job["source"],
-            backend=job["backend"],
-            on_phase=lambda phase: client.phase(token, phase),
+            slug=job["slug"], source=job["source"], backend=job["backend"], on_phase=report_phase
         )
     except (ProblemNotFound, ValueError) as exc:  # the web side sent a job this host cannot run
         doc = _failure_document(job["slug"], job["backend"], f"cannot grade here: {exc}")
+    if refused:
+        log.error("submission %s not graded here: %s", job["submission_id"], refused[0])
+        return REFUSED
     client.result(token, doc)
     log.info("submission %s graded: %s", job["submission_id"], doc["status"])
     return doc["status"]
