@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -405,6 +406,28 @@ class Submission(models.Model):
         return latest.document if latest else None
 
 
+def _stuck_cuts(now: datetime) -> tuple[datetime, datetime]:
+    """Before these a running job is silent and a queued one unclaimed (gradinglab.conf, seconds)."""
+    return (
+        now - timedelta(seconds=conf.RUNNING_STUCK_S),
+        now - timedelta(seconds=conf.QUEUED_STUCK_S),
+    )
+
+
+class GradingJobQuerySet(models.QuerySet):
+    def stuck(self, now: datetime) -> GradingJobQuerySet:
+        """GradingJob.stuck in SQL, for listing them (the staff desk): one rule, kept in two forms
+        side by side, and a test holds them equal (test_stuck_rule)."""
+        running_cut, queued_cut = _stuck_cuts(now)
+        silent = Q(last_seen_at__lt=running_cut) | Q(
+            last_seen_at__isnull=True, started_at__lt=running_cut
+        )
+        return self.filter(
+            Q(started_at__isnull=False) & silent
+            | Q(started_at__isnull=True, enqueued_at__lt=queued_cut)
+        )
+
+
 class GradingJob(models.Model):
     """One dispatch of a submission. The raw token travels in the job message only."""
 
@@ -431,6 +454,8 @@ class GradingJob(models.Model):
     superseded = models.BooleanField(_("已被取代"), default=False)
     finished_at = models.DateTimeField(_("完成时间"), null=True, blank=True)
 
+    objects = GradingJobQuerySet.as_manager()
+
     class Meta:
         ordering = ("-enqueued_at",)
         verbose_name = pgettext_lazy("model name", "评测任务")
@@ -441,14 +466,14 @@ class GradingJob(models.Model):
             _("提交 #%(s)d 第 %(r)d 轮的评测任务") % {"s": self.submission_id, "r": self.round}
         )
 
-    def silent(self, now: datetime) -> bool:
-        """Started, and nothing reported for RUNNING_STUCK_S: its worker is taken for lost.
-
-        The one rule for that: the reaper re-sends such a job (services.reaper), and another worker
-        of its kind may take over its claim (result_check.check_worker) when the broker hands the
-        message out again."""
-        last = self.last_seen_at or self.started_at
-        return last is not None and last < now - timedelta(seconds=conf.RUNNING_STUCK_S)
+    def stuck(self, now: datetime) -> bool:
+        """Started and nothing reported for RUNNING_STUCK_S (its worker is taken for lost), or
+        queued and never started for QUEUED_STUCK_S: the reaper re-sends such a job
+        (services.reaper) and the staff desk lists it (GradingJobQuerySet.stuck)."""
+        running_cut, queued_cut = _stuck_cuts(now)
+        if self.started_at is None:
+            return self.enqueued_at < queued_cut
+        return (self.last_seen_at or self.started_at) < running_cut
 
 
 class SubmissionResult(models.Model):

@@ -8,13 +8,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.roles import role_of
 from flagreview.selectors import open_count as open_flag_count
 from gradebook.models import Excusal, Extension, GradeItem, RegradeRequest
-from gradinglab import conf
 from gradinglab.models import Assignment, GradingJob, Submission
 from gradinglab.selectors import workers_status
 from quizzes.models import Attempt, Quiz
@@ -37,20 +35,13 @@ def _panel(queryset) -> Panel:
 def stuck_jobs(now=None):
     """Current jobs past the reaper's limits: running without a sign of life for
     RUNNING_STUCK_S, or queued and never started for QUEUED_STUCK_S (seconds, gradinglab.conf)."""
-    now = now or timezone.now()
-    running_cut = now - timedelta(seconds=conf.RUNNING_STUCK_S)
-    queued_cut = now - timedelta(seconds=conf.QUEUED_STUCK_S)
     return (
         GradingJob.objects.filter(
             finished_at__isnull=True,
             superseded=False,
             submission__status__in=Submission.PENDING,
         )
-        .filter(
-            Q(started_at__isnull=False, last_seen_at__lt=running_cut)
-            | Q(started_at__isnull=False, last_seen_at__isnull=True, started_at__lt=running_cut)
-            | Q(started_at__isnull=True, enqueued_at__lt=queued_cut)
-        )
+        .stuck(now or timezone.now())
         .select_related("submission__student", "submission__assignment__problem", "worker")
         .order_by("enqueued_at")
     )

@@ -5,7 +5,7 @@ MAX_DISPATCHES with infrastructure_error (no attempt counted).
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,9 +26,7 @@ def _is_stuck(job: GradingJob | None, now: datetime, *, broker_reset: bool = Fal
         return True
     if job.started_at is None and broker_reset:
         return True  # its message went with the broker's data: send it again now
-    if job.started_at is not None:
-        return job.silent(now)
-    return job.enqueued_at < now - timedelta(seconds=conf.QUEUED_STUCK_S)
+    return job.stuck(now)
 
 
 def _give_up(submission: Submission, now: datetime) -> None:
