@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.contrib.admin import helpers
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from gradebook import selectors
 from gradebook.access import can_release
 from gradebook.forms import GradeItemAdminForm
 from gradebook.models import (
@@ -18,7 +20,7 @@ from gradebook.models import (
     RegradeRequest,
 )
 from gradebook.services import LATE_FIELDS, grade_item_late_policy_set, item_release_set
-from gradebook.templatetags.gradebook_tags import category_label, ref_link
+from gradebook.templatetags.gradebook_tags import category_label, points_text, ref_link
 
 
 def _set_released(request: HttpRequest, queryset, released: bool) -> None:
@@ -207,6 +209,7 @@ class GradeAdmin(admin.ModelAdmin):
         "student",
         "item",
         "points",
+        "counted_now",
         "auto_points",
         "override_points",
         "override_reason",
@@ -218,6 +221,24 @@ class GradeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # scores change only through the gradebook services (audited)
+
+    @admin.display(description=_("总评中计入"))
+    def counted_now(self, grade: Grade) -> str:
+        """The row keeps the work the app posted. Under GRACE the standing may count another of the
+        student's works, chosen with the grace days left at this item (selectors.item_result), as
+        the staff student page says: said here too, so the admin does not contradict that page."""
+        result = selectors.item_result(grade.student, grade.item)
+        if result.counted is None:
+            return "—"
+        page = reverse("gradebook:staff_student", args=[grade.student_id])
+        return format_html(
+            '<span id="counted-now">{} · {}</span> (<a href="{}?item={}">{}</a>)',
+            points_text(result.counted),
+            ref_link(result.ref),
+            page,
+            grade.item_id,
+            _("学生成绩页"),
+        )
 
 
 @admin.register(GradeEvent)

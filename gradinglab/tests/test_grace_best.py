@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from gradebook.models import GradebookSettings, GradeItem
+from gradebook.models import Grade, GradebookSettings, GradeItem
 from gradebook.selectors import grid
 from gradinglab.tests.labkit import make_assignment, scored_submission
 
@@ -51,3 +51,8 @@ def test_grace_days_make_the_late_100_count(
     current = admin.split('id="current-grade">')[1].split("</td>")[0]
     counted = admin.split('id="counted-submission">')[1].split("</td>")[0]
     assert "100.00" in current and f"#{late.pk}" in counted
+    # The Grade row keeps the posted work (the on-time 80); its admin page says what counts.
+    grade = Grade.objects.get(item=item, student=student_a)
+    admin = client_ta.get(f"/admin/gradebook/grade/{grade.pk}/change/").content.decode()
+    counted = admin.split('id="counted-now">')[1].split("</span>")[0]
+    assert "100 分" in counted and f"#{late.pk}" in counted, counted
