@@ -1,10 +1,13 @@
 """Fixed-window counters in the shared cache, for what django-axes does not count: wrong API
 tokens, password-reset e-mails, nickname checks.
 
-A window starts at the first event and is not restarted by later ones, so a limit always lifts on
-time. The counter goes up with ``cache.incr`` (atomic in Redis), so a burst of parallel requests
-cannot slip past it the way a get-then-set would. With Redis unreachable the counters read 0 and
-nothing is throttled (``pdcsite.cache`` is fail-soft): a cache outage must not lock everyone out.
+A window starts at the first event and is not restarted by later ones, so a limit lifts on time
+(pdcsite/tests/test_throttle_window.py). One race is open: Django's Redis ``incr`` checks that the
+key exists, then INCRs it; a window that ends between the two leaves a key with no expiry (1, or
+-1 from ``throttle_refund``'s decr) whose count then never lifts by itself. The counter goes up
+with ``cache.incr`` (atomic in Redis), so a burst of parallel requests cannot slip past it the way
+a get-then-set would. With Redis unreachable the counters read 0 and nothing is throttled
+(``pdcsite.cache`` is fail-soft): a cache outage must not lock everyone out.
 """
 
 from __future__ import annotations
