@@ -31,8 +31,11 @@ BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
 PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
-# As root, each sandbox gets its own unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb
-# in one job cannot starve a concurrent job of processes. 3e6+ is outside system/user/subuid ranges.
+# As root, each sandbox runs as an unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb in
+# one job does not starve a concurrent job that has another uid. The uid is base + (pid * 64 + n) mod
+# the span, n counting this process's sandboxes: distinct within one process, but not across
+# processes: the 65th sandbox of pid p gets the uid of the first of pid p + 1, and pids 15 625
+# apart share every uid. 3e6+ is outside the usual system, user and subuid ranges.
 SANDBOX_UID_BASE = 3_000_000
 SANDBOX_UID_SPAN = 1_000_000
 _uid_counter = itertools.count()
@@ -53,9 +56,13 @@ LOG_KEEP = 64 * 1024  # bytes of output kept for the result log (head and tail)
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-job limits. Units are in the names; defaults fit the CPU path on small shapes."""
+    """Per-job limits. Units are in the names; defaults fit the CPU path on small shapes.
 
-    cpu_seconds: float = 60.0  # RLIMIT_CPU for the job, s (set when the job starts)
+    The rlimits (cpu, file size, open files, memory on the CPU path) hold per process: a process
+    the job forks inherits them and counts its own use. What bounds the job as a whole is the
+    wall clock, RLIMIT_NPROC (counted per uid), and on the GPU path the memory cgroup."""
+
+    cpu_seconds: float = 60.0  # RLIMIT_CPU, s per process (harness: beyond its use at job start)
     wall_seconds: float = 120.0  # wall clock for the job, s, enforced by the trusted parent
     memory_mb: int = 2048  # CPU path: RLIMIT_AS, MiB; GPU path: cgroup memory.max, MiB
     file_size_mb: int = 64  # RLIMIT_FSIZE, MiB: largest file the job may write
