@@ -5,8 +5,10 @@ to any fd, rewrite any file in the job directory. So nothing here decides a time
 harness sends `sealed` right before any student code can run; from then on the trusted parent
 treats every message as an untrusted claim (protocol.py), reads only the files it asked for, and
 keeps its own clock. Work that can fail for infrastructure reasons (loading test and benchmark
-data, allocating buffers, calibrating the timing loop) happens before the seal, where a failure is
-reported as the grader's with its phase.
+data, allocating buffers, calibrating the timing loop) happens before the seal, where an exception
+is reported as the grader's with its phase. A cap reached there is not: the job's wall clock (it
+runs from the job's start), RLIMIT_CPU and the GPU memory cgroup end a job before the seal as the
+student's timeout or memory_limit, as after it (grader.classify looks at them first).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ def apply_limits(limits: dict[str, Any], *, gpu: bool) -> None:
     used = resource.getrusage(resource.RUSAGE_SELF)
     cpu_now = int(used.ru_utime + used.ru_stime) + 1
     cpu = cpu_now + int(limits["cpu_seconds"])
-    # soft limit sends SIGXCPU (reported as timeout); hard limit 2 s later is SIGKILL.
+    # soft limit: SIGXCPU (reported as timeout); the hard limit, 2 s of CPU time later: SIGKILL.
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
     mib = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size_mb"] * mib,) * 2)
