@@ -42,14 +42,16 @@ class RoundCfg:
     calibration_rounds: int
     min_rounds: int
     max_rounds: int
-    budget_s: float  # s of wall clock per benchmark before stopping at min_rounds
+    budget_s: float  # s of wall clock per batch of rounds; checked once it has min_rounds
     target_ci: float  # stop when the 95 % interval's half-width is below this share of the median
     warmup_calls: int
     sample_count: int  # elements per output (and input) checked per timed call
     max_retimes: int  # extra batches of rounds when the interval straddles a tier boundary
 
 
-# Budget: 8 s per benchmark, or less when PDC_RUNNER_TIMING_BUDGET_S lowers it (bench/gpu_check).
+# Budget: 8 s per batch of rounds (a benchmark runs 1 + up to max_retimes batches), or less when
+# PDC_RUNNER_TIMING_BUDGET_S lowers it (bench/gpu_check); a batch runs min_rounds rounds whatever
+# they take. max_rounds bounds the timed rounds of a benchmark, all batches together.
 GPU_ROUNDS = RoundCfg(5, 10, 200, min(8.0, timing_check.TIMING_CFG["budget_s"]), 0.01, 3, 4096, 2)
 CPU_ROUNDS = RoundCfg(4, 6, 12, 1.5, 0.05, 1, 4096, 2)
 TIMER_DISAGREES = 0.8  # device events claiming < 80 % of the trusted time: flagged
