@@ -25,8 +25,10 @@ STATUSES = (
     "infrastructure_error",
 )
 
-# Text caps in characters. Logs are the tail end that matters most for students; the document must
-# stay small enough to store per attempt and post over HTTP (well under 256 KiB in all).
+# Text caps in characters, not bytes. Logs are the tail end that matters most for students. The
+# worker posts the document as ASCII-escaped JSON, up to 12 bytes per character (a character
+# outside the BMP is two \u escapes): a capped document is not bounded below the web's 256 KiB
+# (gradinglab.conf.RESULT_MAX_BYTES). One with both logs full of such characters is ~430 KB.
 CAP_MESSAGE = 2000
 CAP_TEST_MESSAGE = 500
 CAP_LOG = 16_000
