@@ -54,7 +54,9 @@ class CheckerFailed(RuntimeError):
 
 @dataclass(frozen=True)
 class Finding:
-    rule: str  # one of RULES, or "no_kernel" / "syntax" (always refused)
+    # One of RULES (the policy's action), "no_kernel" / "syntax" (always refused) or
+    # "kernelguard-suspicious" (always flagged): check() sorts them so.
+    rule: str
     line: int | None
     what: str  # translated description
 
