@@ -311,7 +311,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     if CELERY_BROKER_URL.startswith("filesystem")
     else {"visibility_timeout": strict(worker_config.visibility_timeout_s)()}
 )
-# Workers post results over HTTP; no result backend is needed (and workers hold no DB credentials).
+# Workers post results over HTTP; no result backend is needed (and grading hosts' workers,
+# gradinglab.worker, hold no DB credentials; make run's CPU worker is this app, with the settings).
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
