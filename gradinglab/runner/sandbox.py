@@ -32,8 +32,8 @@ PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
 # As root, each sandbox runs as an unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb in
-# one job does not starve a concurrent job that has another uid. The uid is base + (pid * 64 + n) mod
-# the span, n counting this process's sandboxes: distinct within one process, but not across
+# one job does not starve a concurrent job that has another uid. The uid is base + (pid * 64 + n)
+# mod the span, n counting this process's sandboxes: distinct within one process, not across
 # processes: the 65th sandbox of pid p gets the uid of the first of pid p + 1, and pids 15 625
 # apart share every uid. 3e6+ is outside the usual system, user and subuid ranges.
 SANDBOX_UID_BASE = 3_000_000
@@ -272,8 +272,9 @@ def bwrap_argv(
     toolchain: bool = False,
 ) -> list[str]:
     """Run as root: privileged bwrap (it must read sources such as a Python under /root), then
-    setpriv drops to a fresh unprivileged uid/gid with no capabilities before anything else
-    runs. Run as a normal user: an unprivileged user namespace mapping the user to 65534.
+    setpriv drops to an unassigned uid/gid (`_next_uid`; its comment says where uids repeat)
+    with no capabilities before anything else runs. Run as a normal user: an unprivileged user
+    namespace mapping the user to 65534.
 
     The root is an empty tmpfs holding only the allow-listed paths (`view_paths`), then
     remounted read-only: the host's tree is not there to read."""
@@ -681,7 +682,8 @@ class Sandbox:
         filled it without bound (an audit wrote 6 x 63 MiB). Measured every JOB_DIR_POLL_S while
         the job runs (the tree, and the files unlinked from it that the job still holds) and once
         at its end (the tree): past the cap the job is killed (disk_limit), so what it can write
-        is the cap plus one poll interval of writing."""
+        is the cap plus what it writes between two measurements (JOB_DIR_POLL_S plus the time one
+        measurement takes, which grows with the tree and the sandbox's /proc)."""
         self._dir_cap = job_dir_cap(self.job_dir, self.limits)
         self._ns_init = namespace_init(self.proc.pid) if self.proc else None
         threading.Thread(target=self._job_dir_watch, daemon=True, name="sandbox-disk").start()
