@@ -142,7 +142,8 @@ DATABASES = {
         "DATABASE_URL", env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'pdclab.sqlite3'}"), BASE_DIR
     )
 }
-# Every app's primary keys (no AppConfig overrides it).
+# The project's own apps' primary keys (their AppConfigs set none); Django's contrib apps (auth,
+# admin, contenttypes) and django-axes set AutoField in theirs, which wins for their models.
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
