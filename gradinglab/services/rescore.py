@@ -42,14 +42,15 @@ class ScoreChange:
 
 
 def _rescored(assignment: Assignment) -> dict[int, list[tuple[Submission, Decimal | None]]]:
+    """Each student's graded submissions with the score their stored result earns now. Practice
+    runs are left out: they are never scored (services.submissions.submission_create)."""
     by_student: dict[int, list[tuple[Submission, Decimal | None]]] = {}
     results = {
         (r.submission_id, r.round): r.document
         for r in SubmissionResult.objects.filter(submission__assignment=assignment)
     }
-    for sub in Submission.objects.filter(assignment=assignment).select_related(
-        "student", "assignment__problem"
-    ):
+    graded = Submission.objects.filter(assignment=assignment, practice=False)
+    for sub in graded.select_related("student", "assignment__problem"):
         doc = results.get((sub.pk, sub.round))
         new = submission_score(sub, doc) if doc else sub.score
         by_student.setdefault(sub.student_id, []).append((sub, new))
