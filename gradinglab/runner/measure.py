@@ -50,8 +50,9 @@ class RoundCfg:
 
 
 # Budget: 8 s per batch of rounds (a benchmark runs 1 + up to max_retimes batches), or less when
-# PDC_RUNNER_TIMING_BUDGET_S lowers it (bench/gpu_check); a batch runs min_rounds rounds whatever
-# they take. max_rounds bounds the timed rounds of a benchmark, all batches together.
+# PDC_RUNNER_TIMING_BUDGET_S lowers it (bench/gpu_check); a batch runs at least min_rounds rounds
+# (fewer only at max_rounds) however long they take, within the job's wall clock. max_rounds bounds
+# the timed rounds of a benchmark, all batches together.
 GPU_ROUNDS = RoundCfg(5, 10, 200, min(8.0, timing_check.TIMING_CFG["budget_s"]), 0.01, 3, 4096, 2)
 CPU_ROUNDS = RoundCfg(4, 6, 12, 1.5, 0.05, 1, 4096, 2)
 TIMER_DISAGREES = 0.8  # device events claiming < 80 % of the trusted time: flagged
