@@ -38,6 +38,9 @@ SAID: dict[str, Promise] = {
         "评测程序无法检查你的程序写出的内容（{error}）；这次运行计入提交次数，助教会复查"
     ),
     "harness_phase_failure": _("评测程序在 {phase} 阶段出错：{detail}"),
+    "cap_before_seal": _(
+        "加载你的代码之前，这次评测就达到了某项限制（时间、内存、输出或磁盘）：这是评测程序的故障，不是你的代码的问题"
+    ),
     "harness_died": _(
         "评测框架在加载你的代码之前停止了（prepare 阶段，退出码 {code}，信号 {signal}）"
     ),

@@ -213,6 +213,8 @@ def _run(
 
 # How a job ends when a watcher thread stops it at a cap; see _verdict.
 _WATCHED_CAPS = ("output_limit", "disk_limit")
+# Every way a job ends at a cap, bar memory (Outcome.oom_killed); see classify.
+_CAPS = ("timeout", "cpu_limit", *_WATCHED_CAPS)
 
 
 def _verdict(
@@ -418,6 +420,10 @@ def classify(
         return "infrastructure_error", Msg(
             "harness_phase_failure", phase=phase, detail=result.get("message", "")
         )
+    if not sealed and (outcome.ended in _CAPS or outcome.oom_killed):
+        # No student code exists before the seal: a cap reached while the harness loads data or
+        # calibrates is the host's or the package's (a loaded host, a too-tight limit).
+        return "infrastructure_error", Msg("cap_before_seal")
     if outcome.ended == "timeout":
         return "timeout", Msg("timeout_wall", seconds=f"{limits.wall_seconds:g}")
     if outcome.ended == "cpu_limit":

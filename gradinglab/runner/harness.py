@@ -6,9 +6,9 @@ harness sends `sealed` right before any student code can run; from then on the t
 treats every message as an untrusted claim (protocol.py), reads only the files it asked for, and
 keeps its own clock. Work that can fail for infrastructure reasons (loading test and benchmark
 data, allocating buffers, calibrating the timing loop) happens before the seal, where an exception
-is reported as the grader's with its phase. A cap reached there is not: the job's wall clock (it
-runs from the job's start), RLIMIT_CPU and the GPU memory cgroup end a job before the seal as the
-student's timeout or memory_limit, as after it (grader.classify looks at them first).
+is reported as the grader's with its phase, and so is a cap reached there (the wall clock, which
+runs from the job's start, RLIMIT_CPU, output, disk, memory): grader.classify makes it
+infrastructure_error.
 """
 
 from __future__ import annotations

@@ -39,6 +39,10 @@ ENGLISH: dict[str, str] = {
         "attempt and a TA will review it"
     ),
     "harness_phase_failure": "grader failure in phase {phase}: {detail}",
+    "cap_before_seal": (
+        "the job reached a limit (time, memory, output or disk) before your code was loaded: "
+        "the grader's failure, not your code's"
+    ),
     "harness_died": (
         "the grading harness stopped before your code was loaded "
         "(phase prepare, exit code {code}, signal {signal})"

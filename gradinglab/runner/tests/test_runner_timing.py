@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 import torch
 
-from gradinglab.runner import gpu_timing, measure, scoring, timing_check
+from gradinglab.runner import gpu_timing, grade, measure, scoring, timing_check
 from gradinglab.runner.grader import build_benches, classify
 from gradinglab.runner.problems import load_problem, problem_cost
 from gradinglab.runner.protocol import Unreadable, check_done, read_returned
 from gradinglab.runner.result import finish, new_document, validate
 from gradinglab.runner.sandbox import Limits, Outcome
-from gradinglab.runner.testing import problem_copy
+from gradinglab.runner.testing import problem_copy, problems_dir_override, solution
 
 H100 = "NVIDIA H100 80GB HBM3"  # in devices.py's table: 3350 GB/s
 # GPU rounds, with a budget in the fake clock's seconds small enough for a quick test.
@@ -325,6 +325,37 @@ def test_messages_before_the_seal_are_the_graders_and_after_it_the_students() ->
                                            "message": "tests.pt: EOF"})  # fmt: skip
     verdict = classify(failed, limits, pre)
     assert verdict[0] == "infrastructure_error" and "phase prepare" in verdict[1]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "after_the_seal"),
+    [
+        (Outcome(ended="timeout"), "timeout"),
+        (Outcome(ended="cpu_limit"), "timeout"),
+        (Outcome(ended="output_limit"), "runtime_error"),
+        (Outcome(ended="disk_limit"), "runtime_error"),
+        (Outcome(ended="signalled", signal=9, oom_killed=True), "memory_limit"),
+    ],
+)
+def test_a_cap_reached_before_the_seal_is_the_graders(
+    outcome: Outcome, after_the_seal: str
+) -> None:
+    """No student code exists before the seal: a slow prepare or calibration on a loaded host
+    was the student's timeout (gradable, an attempt)."""
+    limits = Limits()
+    verdict = classify(outcome, limits, SimpleNamespace(sealed=False, violation=None))
+    assert verdict[0] == "infrastructure_error" and "before your code was loaded" in verdict[1]
+    assert (
+        classify(outcome, limits, SimpleNamespace(sealed=True, violation=None))[0] == after_the_seal
+    )
+
+
+def test_a_job_out_of_wall_clock_before_the_seal_is_graded_again(tmp_path: Path) -> None:
+    """End to end: 10 ms of wall clock end the job before the harness can seal it."""
+    source = solution("vector-add", "triton", "correct.py")
+    with problems_dir_override(problem_copy(tmp_path, "vector-add", limits={"wall_seconds": 0.01})):
+        doc = grade(slug="vector-add", source=source, backend="triton", device="cpu")
+    assert doc["status"] == "infrastructure_error" and doc["gradable"] is False, doc["message"]
 
 
 @pytest.mark.parametrize(("ended", "said"), [("disk_limit", "disk limit"), ("output_limit", "output limit")])  # fmt: skip
