@@ -205,11 +205,12 @@ class GradeAdmin(admin.ModelAdmin):
     )
     list_filter = ("item__kind", "item", "source")
     search_fields = ("student__username", "student__first_name", "item__key")
-    readonly_fields = (
+    fields = (
         "student",
         "item",
         "points",
         "counted_now",
+        "posted_work",
         "auto_points",
         "override_points",
         "override_reason",
@@ -217,10 +218,20 @@ class GradeAdmin(admin.ModelAdmin):
         "submitted_at",
         "computed_at",
     )
+    readonly_fields = fields
     inlines = [GradeEventInline]
 
     def has_add_permission(self, request) -> bool:
         return False  # scores change only through the gradebook services (audited)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # As for add: the staff pages (override with a reason, CSV import) change a grade, audited.
+        # The change form let a TA (change_grade, for the import) type over counted_ref unaudited.
+        return False
+
+    @admin.display(description=_("计分来源"))
+    def posted_work(self, grade: Grade) -> str:
+        return ref_link(grade.counted_ref)
 
     @admin.display(description=_("总评中计入"))
     def counted_now(self, grade: Grade) -> str:

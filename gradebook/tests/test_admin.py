@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from conftest import admin_action
 from gradebook.models import GradeEvent, GradeItem, RegradeRequest
+from gradebook.services import grade_record
 
 
 @pytest.mark.django_db
@@ -38,7 +39,7 @@ def test_admin_release_action_needs_the_release_permission(client_ta, make_item)
 def test_audit_bearing_models_are_read_only_in_admin(client) -> None:
     admin = get_user_model().objects.create_superuser("root", "root@example.edu", "pw-root-12345")
     client.force_login(admin)
-    for model in ("gradeevent", "extension", "excusal", "regraderequest"):
+    for model in ("gradeevent", "extension", "excusal", "regraderequest", "grade"):
         assert client.get(f"/admin/gradebook/{model}/").status_code == 200, model
         assert client.get(f"/admin/gradebook/{model}/add/").status_code == 403, model
     assert client.get("/admin/gradebook/category/").status_code == 200
@@ -81,3 +82,21 @@ def test_admin_regrade_requests_name_the_work_not_its_key(
     ).content.decode()
     for html in (listing, page):
         assert "提交 #1" in html and "submission:1" not in html
+
+
+@pytest.mark.django_db
+def test_a_grade_is_only_viewed_in_admin_even_by_a_ta_who_may_import(
+    client_ta, student_a, make_item
+) -> None:
+    """The TA role has change_grade (the CSV import). The Grade change form let them type over the
+    counted work (counted_ref) and save it, unaudited; the page now shows it as a link only."""
+    item = make_item("exam:mid", kind="exam")
+    grade = grade_record(student=student_a, item=item, points=7, source="import",
+                         ref="submission:1")  # fmt: skip
+    url = f"/admin/gradebook/grade/{grade.pk}/change/"
+    page = client_ta.get(url).content.decode()
+    assert 'name="counted_ref"' not in page and "提交 #1" in page
+    response = client_ta.post(url, {"counted_ref": "submission:2", "_save": "1"})
+    assert response.status_code == 403
+    grade.refresh_from_db()
+    assert grade.counted_ref == "submission:1"
