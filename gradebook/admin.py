@@ -229,7 +229,7 @@ class GradeAdmin(admin.ModelAdmin):
         # The change form let a TA (change_grade, for the import) type over counted_ref unaudited.
         return False
 
-    @admin.display(description=_("计分来源"))
+    @admin.display(description=_("应用记入的作业"))
     def posted_work(self, grade: Grade) -> str:
         return ref_link(grade.counted_ref)
 
