@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from gradinglab.runner import result as runner_result
 from gradinglab.worker.config import HEARTBEAT_INTERVAL_S
 from pdcsite.env import env_int
 
-# Bytes. The runner caps every text field of a result document (runner/result.py, CAP_*); a body
-# above this is refused (HTTP 400) before it is parsed (test_worker_api.py).
-RESULT_MAX_BYTES = env_int("PDC_LAB_RESULT_MAX_BYTES", 256 * 1024, minimum=4096)
+# Bytes. A result body above this is refused (HTTP 400) before it is parsed (test_worker_api.py).
+# The runner keeps the body of every document it finishes within its RESULT_MAX_BYTES (result.py),
+# so that is the default and the least this may be: a lower limit would refuse, and so lose,
+# results the runner considers sendable.
+RESULT_MAX_BYTES = env_int(
+    "PDC_LAB_RESULT_MAX_BYTES",
+    runner_result.RESULT_MAX_BYTES,
+    minimum=runner_result.RESULT_MAX_BYTES,
+)
 # A running job that has not reported for this long is stuck: the outer Celery limit plus a minute.
 RUNNING_STUCK_S = env_int(
     "PDC_LAB_RUNNING_STUCK_SECONDS", settings.CELERY_TASK_TIME_LIMIT + 60, minimum=10

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +27,10 @@ STATUSES = (
     "infrastructure_error",
 )
 
-# Text caps in characters, not bytes. Logs are the tail end that matters most for students. The
-# worker posts the document as ASCII-escaped JSON, up to 12 bytes per character (a character
-# outside the BMP is two \u escapes): a capped document is not bounded below the web's 256 KiB
-# (gradinglab.conf.RESULT_MAX_BYTES). One with both logs full of such characters is ~430 KB.
+# Text caps in characters (the schema's maxLength). The worker posts the document as
+# ASCII-escaped JSON (wire_bytes), up to 12 bytes per character (a character outside the BMP is
+# two \u escapes), so these alone do not bound its size: one with both logs full of such
+# characters was ~430 KB. finish() then bounds the bytes too (fit_wire_size).
 CAP_MESSAGE = 2000
 CAP_TEST_MESSAGE = 500
 CAP_LOG = 16_000
@@ -38,6 +40,16 @@ CAP_FLAG = 300
 MAX_TESTS = 64
 MAX_FLAGS = 16
 MAX_KERNELS = 32
+
+# Bytes. The web refuses a result body above RESULT_MAX_BYTES (HTTP 400, which the worker never
+# retries); gradinglab.conf takes its limit from here and may only raise it. finish() keeps the
+# document's wire form within DOC_MAX_BYTES; the margin is for what joins it after finish(): the
+# body's {"job_token": ...} envelope (a token is at most 200 characters, api.ResultIn) and the
+# score and elapsed_s that grade() adds, under 1 KiB together (test_runner_units measures a maximal
+# document's body).
+RESULT_MAX_BYTES = 256 * 1024
+RESULT_MARGIN_BYTES = 4 * 1024
+DOC_MAX_BYTES = RESULT_MAX_BYTES - RESULT_MARGIN_BYTES
 
 RESULT_SCHEMA: dict[str, Any] = json.loads(
     (Path(__file__).with_name("result_schema.json")).read_text(encoding="utf-8")
@@ -105,7 +117,100 @@ def finish(doc: dict[str, Any], *, status: str, message: str) -> dict[str, Any]:
             comp["ptxas"]["kernels"] = comp["ptxas"]["kernels"][:MAX_KERNELS]
             for k in comp["ptxas"]["kernels"]:
                 k["name"] = cap_text(k["name"], CAP_NAME)
+    fit_wire_size(doc, DOC_MAX_BYTES)
     return doc
+
+
+def wire_bytes(value: Any) -> bytes:
+    """The body a worker posts (gradinglab.worker.client): JSON with non-ASCII as \\u escapes, so
+    any string encodes (a lone surrogate too) and every byte bound here is of this form."""
+    return json.dumps(value).encode()
+
+
+def fit_wire_size(doc: dict[str, Any], limit_bytes: int) -> None:
+    """Shorten the texts a submission can fill until ``wire_bytes(doc)`` is at most `limit_bytes`:
+    the longest first, each cut to one common length in wire bytes (the highest that fits). A
+    document posted over the web's limit would be lost and the run would cost the student nothing.
+
+    Only texts a submission's output reaches are cut; test and benchmark names stay whole, since the
+    web matches them against the problem (result_check). Those and every other field are bounded in
+    number and length by finish() and the schema: test_runner_units fills all of them and checks
+    the body still fits."""
+    over = len(wire_bytes(doc)) - limit_bytes
+    if over <= 0:
+        return
+    slots = _student_texts(doc)
+    sizes = [_wire_len(holder[key]) for holder, key in slots]
+    level = _highest_level(sizes, sum(sizes) - over)
+    for (holder, key), size in zip(slots, sizes, strict=True):
+        if size > level:
+            holder[key] = cut_to_wire(holder[key], level)
+            if key == "message":  # its parts would no longer spell it (_set_message)
+                holder.pop("message_parts", None)
+
+
+def _student_texts(doc: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(container, key) of each text in `doc` that a submission's output can fill."""
+    slots: list[tuple[Any, Any]] = [(doc, "message"), (doc, "log")]
+    slots += [(t, "message") for t in doc.get("tests", [])]
+    slots += [(doc["flags"], i) for i in range(len(doc.get("flags", [])))]
+    comp = doc.get("compile") or {}
+    if "log" in comp:
+        slots.append((comp, "log"))
+    slots += [(k, "name") for k in (comp.get("ptxas") or {}).get("kernels", [])]
+    return slots
+
+
+def _highest_level(sizes: list[int], budget: int) -> int:
+    """The largest L >= 0 with sum(min(size, L)) <= budget: every size above L is cut to L."""
+    low, high = 0, max(sizes, default=0)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if sum(min(size, mid) for size in sizes) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def cut_to_wire(text: str, budget_bytes: int) -> str:
+    """`text` in at most `budget_bytes` wire bytes (without its quotes) and no more characters than
+    it had (its cap): its head and its tail (where a log's error usually is) around a marker that
+    says how many characters were cut."""
+    if _wire_len(text) <= budget_bytes:
+        return text
+    widest = _cut_marker(len(text))  # no cut of this text needs a longer marker
+    room, keep = budget_bytes - _wire_len(widest), len(text) - len(widest)  # bytes, characters
+    if room < 0 or keep < 0:
+        return "…" if _wire_len("…") <= budget_bytes else ""
+    costs = [_char_wire_len(c) for c in text]
+    head = min(_fitting(costs, room // 2), keep // 2)
+    tail = min(_fitting(reversed(costs), room - sum(costs[:head])), keep - head)
+    return text[:head] + _cut_marker(len(text) - head - tail) + text[len(text) - tail :]
+
+
+def _cut_marker(cut_chars: int) -> str:
+    return f"\n… [{cut_chars} characters cut: the result must fit the web's size limit] …\n"
+
+
+def _fitting(costs: Iterable[int], room: int) -> int:
+    """How many of `costs`, from the first, add up to at most `room`."""
+    count = 0
+    for cost in costs:
+        room -= cost
+        if room < 0:
+            break
+        count += 1
+    return count
+
+
+def _wire_len(text: str) -> int:
+    return len(json.dumps(text)) - 2  # ASCII output: characters are bytes; less the two quotes
+
+
+@lru_cache(maxsize=4096)
+def _char_wire_len(char: str) -> int:
+    return _wire_len(char)
 
 
 def _set_message(d: dict[str, Any], message: str, limit: int) -> None:

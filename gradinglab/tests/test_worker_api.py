@@ -11,10 +11,12 @@ from accounts.models import ApiToken
 from gradebook.models import GradeEvent
 from gradinglab.models import Submission, SubmissionResult
 from gradinglab.tests.labkit import (
+    correct_cuda_source,
     load_doc,
     post_result,
     purge,
     submit,
+    submit_and_take,
     take_jobs,
 )
 
@@ -97,6 +99,39 @@ def test_oversized_result_is_400(client, job, worker_token) -> None:
     response = post_result(client, worker_token, job["job_token"], doc)
     assert response.status_code == 400
     assert "larger than" in response.json()["detail"]
+
+
+def test_a_result_with_logs_of_four_byte_characters_is_stored(
+    client, client_a, assignment, worker_token, django_capture_on_commit_callbacks
+) -> None:
+    """Logs full of U+1F600 (12 bytes each in the worker's JSON) once made a ~430 KB body that
+    was refused with 400, never retried, and ended as a free infrastructure_error: the runner's
+    document, as the worker sends it, is within the web's limit and is stored and counted."""
+    from gradinglab import conf
+    from gradinglab.runner import load_problem, scoring
+    from gradinglab.runner.result import RESULT_MAX_BYTES, finish, new_document, wire_bytes
+
+    purge()
+    response, job = submit_and_take(
+        client_a,
+        django_capture_on_commit_callbacks,
+        backend="cuda",
+        source=correct_cuda_source(),
+    )
+    assert response.status_code == 201, response.content
+    emoji = "\U0001f600"
+    doc = new_document(slug="vector-add", backend="cuda", path="cpu")
+    doc["log"] = emoji * 100_000
+    doc["compile"] = {"ok": False, "log": emoji * 100_000, "ptxas": None}
+    finish(doc, status="compile_error", message="nvcc failed")
+    scoring.apply(doc, load_problem("vector-add"))  # as grade() does after finish()
+    stored = post_result(client, worker_token, job["job_token"], doc)
+    assert stored.status_code == 201, stored.content
+    assert conf.RESULT_MAX_BYTES >= RESULT_MAX_BYTES  # the web takes what the runner sends
+    body = wire_bytes({"job_token": job["job_token"], "document": doc})  # the worker's body
+    assert len(body) <= RESULT_MAX_BYTES
+    sub = Submission.objects.get(pk=job["submission_id"])
+    assert sub.status == "compile_error" and SubmissionResult.objects.count() == 1
 
 
 def test_unknown_job_token_is_404(client, job, worker_token) -> None:

@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from gradinglab.runner.result import wire_bytes
 from gradinglab.worker.config import WorkerConfig
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class WorkerClient:
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(
             f"{self.config.api_url}/api/v1/{path}",
-            data=json.dumps(body).encode(),
+            data=wire_bytes(body),  # the form the runner bounds a result document in
             method="POST",
             headers={
                 "Content-Type": "application/json",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import torch
 
-from gradinglab.runner import cuda_build, devices, load_problem
+from gradinglab.runner import cuda_build, devices, load_problem, result, scoring
 from gradinglab.runner.compare import check_tensor_type, compare, inputs_unchanged
 from gradinglab.runner.problems import ProblemInvalid, ProblemNotFound, eval_cost
 from gradinglab.runner.result import CAP_LOG, CAP_MESSAGE, finish, new_document, validate
@@ -128,6 +130,67 @@ def test_every_text_field_is_capped_and_validates() -> None:
     validate(doc)
     assert len(doc["log"]) <= CAP_LOG and len(doc["message"]) <= CAP_MESSAGE
     assert "truncated" in doc["message"] and doc["tests"][0]["max_abs_error"] is None
+
+
+EMOJI = "\U0001f600"  # 4 bytes in UTF-8; 12 in the worker's ASCII-escaped JSON (two \\u escapes)
+
+
+def test_logs_of_four_byte_characters_are_cut_to_the_byte_limit_head_and_tail() -> None:
+    """The audit's document: a CUDA run whose two logs are full of U+1F600 was ~430 KB on the wire,
+    over the web's 256 KiB, so it was refused and the run cost nothing."""
+    doc = new_document(slug="vector-add", backend="cuda", path="cpu")
+    doc["log"] = "head" + EMOJI * (result.CAP_LOG - 8) + "tail"  # at the character cap, not over
+    doc["compile"] = {"ok": False, "log": EMOJI * result.CAP_COMPILE_LOG, "ptxas": None}
+    finish(doc, status="compile_error", message="nvcc failed")
+    validate(doc)
+    assert len(result.wire_bytes(doc)) <= result.DOC_MAX_BYTES
+    assert doc["log"].startswith("head") and doc["log"].endswith("tail")
+    assert "characters cut" in doc["log"] and "characters cut" in doc["compile"]["log"]
+    assert doc["message"] == "nvcc failed"  # short texts are left whole
+
+
+@pytest.mark.parametrize("budget_bytes", [0, 5, 6, 80, 100, 1000])
+def test_a_cut_text_fits_its_byte_budget_and_its_character_cap(budget_bytes: int) -> None:
+    text = ('a\x01"\u4e00\ud800' + EMOJI) * 50  # 1 to 12 wire bytes a character
+    cut = result.cut_to_wire(text, budget_bytes)
+    assert len(json.dumps(cut)) - 2 <= budget_bytes and len(cut) <= len(text)
+    if budget_bytes >= 1000:
+        assert cut.startswith("a\x01") and cut.endswith(EMOJI) and "characters cut" in cut
+
+
+def test_a_body_with_every_student_text_full_fits_the_webs_limit() -> None:
+    """Every text a submission can fill, at its character cap and count cap, in 12-byte characters;
+    the score and elapsed_s that grade() adds after finish() and the body's envelope (the longest
+    job token api.ResultIn takes) fit in the margin."""
+    big = 2**63 - 1  # the widest integer a field can plausibly carry
+    test = {
+        "name": "t" * result.CAP_NAME, "shape": {"n": big}, "dtype": "float32", "passed": False,
+        "max_abs_error": 1.2345678901234567e-300, "max_rel_error": -1.2345678901234567e300,
+        "mismatch_count": big, "numel": big, "first_mismatch_index": [big] * 8,
+        "message": EMOJI * result.CAP_TEST_MESSAGE,
+    }  # fmt: skip
+    kernel = {
+        "name": EMOJI * result.CAP_NAME, "registers": big, "shared_mem_bytes": big,
+        "spill_stores_bytes": big, "spill_loads_bytes": big, "stack_bytes": big,
+    }  # fmt: skip
+    doc = new_document(slug="vector-add", backend="cuda", path="cpu")
+    doc["log"] = EMOJI * result.CAP_LOG
+    doc["tests"] = [dict(test) for _ in range(result.MAX_TESTS)]
+    doc["flags"] = [EMOJI * result.CAP_FLAG] * result.MAX_FLAGS
+    doc["compile"] = {
+        "ok": True,
+        "log": EMOJI * result.CAP_COMPILE_LOG,
+        "ptxas": {
+            "arch": "sm_" + "9" * 17,
+            "kernels": [dict(kernel) for _ in range(result.MAX_KERNELS)],
+        },
+    }
+    finish(doc, status="wrong_answer", message=EMOJI * result.CAP_MESSAGE)
+    scoring.apply(doc, load_problem("vector-add"))
+    doc["elapsed_s"] = 1234567.891
+    validate(doc)
+    body = result.wire_bytes({"job_token": "j" * 200, "document": doc})
+    assert len(body) <= result.RESULT_MAX_BYTES
 
 
 def test_device_peak_table_and_compute_peak() -> None:
