@@ -106,7 +106,11 @@ class WarmPool:
                 gpu_index=self.gpu_index,
                 light=self.light,
             )
-            sandbox.start().wait_ready()
+            try:
+                sandbox.start().wait_ready()
+            except SandboxStartError:
+                sandbox.cleanup()  # its job dir and its uid, as _refill does
+                raise
         sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
         sandbox.set_memory_limit(limits.memory_mb)  # GPU path: the cgroup cap of THIS job
         return sandbox

@@ -7,7 +7,6 @@ chunks with a byte cap, and classifies how the child ended. The harness inside t
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import select
@@ -24,26 +23,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import cgroups, devices
+from . import cgroups, devices, uids
 from .cuda_build import NVCC as NVCC_PATH
 
 BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
 PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"
 SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
 NOBODY = 65534  # uid/gid inside an unprivileged user namespace (Debian's nobody/nogroup)
-# As root, each sandbox runs as an unassigned uid: RLIMIT_NPROC counts per uid, so a fork bomb in
-# one job does not starve a concurrent job that has another uid. The uid is base + (pid * 64 + n)
-# mod the span, n counting this process's sandboxes: distinct within one process, not across
-# processes: the 65th sandbox of pid p gets the uid of the first of pid p + 1, and pids 15 625
-# apart share every uid. 3e6+ is outside the usual system, user and subuid ranges.
-SANDBOX_UID_BASE = 3_000_000
-SANDBOX_UID_SPAN = 1_000_000
-_uid_counter = itertools.count()
-
-
-def _next_uid() -> int:
-    return SANDBOX_UID_BASE + (os.getpid() * 64 + next(_uid_counter)) % SANDBOX_UID_SPAN
-
+# As root, each sandbox runs as an unassigned uid that no other live sandbox on the host has
+# (uids.py says exactly what holds): RLIMIT_NPROC counts per uid, so a fork bomb in one job does
+# not starve a concurrent job.
 
 RUNNER_DIR = Path(__file__).resolve().parent  # gradinglab/runner
 APP_DIR = RUNNER_DIR.parent  # gradinglab
@@ -272,7 +261,7 @@ def bwrap_argv(
     toolchain: bool = False,
 ) -> list[str]:
     """Run as root: privileged bwrap (it must read sources such as a Python under /root), then
-    setpriv drops to an unassigned uid/gid (`_next_uid`; its comment says where uids repeat)
+    setpriv drops to `uid` (a held uids.UidLease: no other live sandbox has it) as uid and gid,
     with no capabilities before anything else runs. Run as a normal user: an unprivileged user
     namespace mapping the user to 65534.
 
@@ -406,6 +395,7 @@ class Sandbox:
         self.cgroup: cgroups.JobCgroup | None = None
         self.used = False
         self.uid = NOBODY
+        self._uid_lease: uids.UidLease | None = None  # as root, from start() to cleanup()
 
     # -- start -------------------------------------------------------------------------------
     def command(self, status_fd: int) -> list[str]:
@@ -436,10 +426,8 @@ class Sandbox:
     def start(self) -> Sandbox:
         if not bwrap_available():
             raise SandboxStartError(f"bubblewrap not found at {BWRAP}")
-        as_root = os.geteuid() == 0
-        self.uid = _next_uid() if as_root else NOBODY
-        if as_root:  # the child runs as an unprivileged uid (RLIMIT_NPROC is ignored for root)
-            os.chown(self.job_dir, self.uid, self.uid)
+        if os.geteuid() == 0:  # the child runs as an unprivileged uid (root ignores RLIMIT_NPROC)
+            self._take_uid()
         status_r, status_w = os.pipe()
         try:
             argv = self.command(status_w)
@@ -466,6 +454,16 @@ class Sandbox:
         self._reader = threading.Thread(target=self._drain, daemon=True, name="sandbox-output")
         self._reader.start()
         return self
+
+    def _take_uid(self) -> None:
+        """A uid of this sandbox's own (fails closed: no free uid is a start error, so an
+        infrastructure error before the seal), which then owns the job dir."""
+        try:
+            self._uid_lease = uids.acquire()
+        except uids.UidUnavailable as exc:
+            raise SandboxStartError(f"no sandbox uid: {exc}") from exc
+        self.uid = self._uid_lease.uid
+        os.chown(self.job_dir, self.uid, self.uid)
 
     def _gpu_node(self) -> devices.GpuNode:
         """The assigned GPU's /dev minor number, found by its UUID (ordinals are not minors)."""
@@ -721,9 +719,15 @@ class Sandbox:
                 pass
 
     def cleanup(self) -> None:
-        """Kill the child and remove the job directory (after the trusted side read it)."""
+        """Kill the child, remove the job directory (after the trusted side read it), and give
+        the uid back once none of its processes is left."""
         self._close()
         remove_tree(self.job_dir)
+        lease, self._uid_lease = self._uid_lease, None
+        # A uid one of whose processes outlived REAP_WAIT_S is not given back: the lock's
+        # descriptor stays open, so the uid stays held until this process exits.
+        if lease and uids.wait_gone(lease.uid, uids.REAP_WAIT_S):
+            lease.release()
 
     def _close(self) -> None:
         self.kill()

@@ -137,7 +137,7 @@ def test_environment_holds_no_parent_secret(tight: Path, monkeypatch: pytest.Mon
     assert "PDC_TEST_SECRET" not in seen and "DJANGO" not in seen
     uid = int(seen.split(" UID ")[1].split()[0])
     assert uid != 0 and uid != os.getuid() or os.getuid() != 0  # never root inside
-    assert uid == sandbox.NOBODY or uid >= sandbox.SANDBOX_UID_BASE
+    assert uid == sandbox.NOBODY or uid >= sandbox.uids.SANDBOX_UID_BASE
     assert_next_job_ok()
 
 
@@ -165,7 +165,7 @@ def test_fork_bomb_is_contained(tight: Path, monkeypatch: pytest.MonkeyPatch) ->
     doc = run(BOMB)
     assert doc["status"] in ("timeout", "runtime_error"), doc["message"]
     (uid,) = uids
-    assert uid >= sandbox.SANDBOX_UID_BASE
+    assert uid >= sandbox.uids.SANDBOX_UID_BASE
     left = _sandbox_processes(uid)
     assert not left, f"{len(left)} fork-bomb processes of uid {uid} survived the job"
     assert_next_job_ok()
