@@ -2,8 +2,8 @@
 
 RLIMIT_NPROC counts per uid, and processes of one uid may signal and ptrace each other and open
 each other's files wherever they can reach them, so two sandboxes must never run as one uid at
-once, whichever processes started them. (A uid made of the pid and a counter repeated across processes: the 65th sandbox of
-pid p had the first uid of pid p + 1.)
+once, whichever processes started them. (A uid made of the pid and a counter repeated across
+processes: the 65th sandbox of pid p had the first uid of pid p + 1.)
 
 A uid is taken by holding an exclusive flock(2) on its lock file in LOCK_DIR, a directory that only
 root may write. The kernel keeps a flock for as long as its open file description exists, so the
