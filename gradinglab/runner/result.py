@@ -56,13 +56,20 @@ RESULT_SCHEMA: dict[str, Any] = json.loads(
 )
 
 
-def cap_text(text: Any, limit: int) -> str:
-    """Cut text to `limit` characters, saying how much was dropped (never silently)."""
+def cap_text(text: Any, limit: int, *, tail: bool = False) -> str:
+    """Cut text to `limit` characters, saying how many were cut (never silently). With `tail`,
+    keep its head and its tail: a log's error (a traceback, the compiler's last lines) is usually
+    at its end, which a cut keeping the head alone dropped."""
     s = "" if text is None else str(text)
     if len(s) <= limit:
         return s
-    note = f"\n… [truncated {len(s) - limit} characters]"
-    return s[: max(0, limit - len(note))] + note
+    keep = max(0, limit - len(_truncated(len(s))))  # characters of s kept; the note fits beside
+    head = keep - keep // 2 if tail else keep
+    return s[:head] + _truncated(len(s) - keep) + s[len(s) - (keep - head) :]
+
+
+def _truncated(cut_chars: int) -> str:
+    return f"\n… [truncated {cut_chars} characters] …\n"
 
 
 def finite_or_none(value: Any) -> float | None:
@@ -107,12 +114,12 @@ def finish(doc: dict[str, Any], *, status: str, message: str) -> dict[str, Any]:
     doc["status"] = status
     doc["gradable"] = status != "infrastructure_error"
     _set_message(doc, message, CAP_MESSAGE)
-    doc["log"] = cap_text(doc.get("log", ""), CAP_LOG)
+    doc["log"] = cap_text(doc.get("log", ""), CAP_LOG, tail=True)
     doc["tests"] = [_cap_test(t) for t in doc.get("tests", [])[:MAX_TESTS]]
     doc["flags"] = [cap_text(f, CAP_FLAG) for f in doc.get("flags", [])[:MAX_FLAGS]]
     comp = doc.get("compile")
     if comp:
-        comp["log"] = cap_text(comp.get("log", ""), CAP_COMPILE_LOG)
+        comp["log"] = cap_text(comp.get("log", ""), CAP_COMPILE_LOG, tail=True)
         if comp.get("ptxas"):
             comp["ptxas"]["kernels"] = comp["ptxas"]["kernels"][:MAX_KERNELS]
             for k in comp["ptxas"]["kernels"]:

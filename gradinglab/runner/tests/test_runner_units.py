@@ -132,6 +132,17 @@ def test_every_text_field_is_capped_and_validates() -> None:
     assert "truncated" in doc["message"] and doc["tests"][0]["max_abs_error"] is None
 
 
+def test_a_long_log_keeps_its_tail_where_the_error_is() -> None:
+    """The cap kept a log's first 16 000 characters only: a program that printed a lot and then
+    crashed lost its traceback."""
+    doc = new_document(slug="vector-add", backend="triton", path="cpu")
+    doc["log"] = "progress line\n" * 5000 + "RuntimeError: the real error"
+    finish(doc, status="runtime_error", message="crashed")
+    assert len(doc["log"]) == CAP_LOG, len(doc["log"])
+    assert doc["log"].startswith("progress line") and doc["log"].endswith("the real error")
+    assert "truncated" in doc["log"]
+
+
 EMOJI = "\U0001f600"  # 4 bytes in UTF-8; 12 in the worker's ASCII-escaped JSON (two \\u escapes)
 
 
