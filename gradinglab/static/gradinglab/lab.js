@@ -45,37 +45,85 @@
   }
 
   var timer = null;
-  var lastSaved = value();
-  function save() {
+  var shown = backend ? backend.value : "";  // the backend whose code the editor holds
+  var lastSaved = value();  // what the server holds for `shown`, as far as this page knows
+
+  // Typed code the server does not hold yet also waits in this browser (per user, problem and
+  // backend) until a save of it succeeds: a reload or a closed tab inside the autosave's pause,
+  // or a save lost offline, must not cost the student what they typed. `base` is the server's
+  // copy the code was typed over: kept code is put back only over that same copy, never over a
+  // draft saved later from another computer.
+  var localKey = form && form.dataset.localKey;
+  function slot(name) { return localKey + ":" + name; }
+  function kept(name) {
+    try { return JSON.parse(window.localStorage.getItem(slot(name)) || "null"); } catch (e) { return null; }
+  }
+  function keep(name, entry) {
+    if (!localKey) return;
+    try {
+      if (entry) window.localStorage.setItem(slot(name), JSON.stringify(entry));
+      else window.localStorage.removeItem(slot(name));
+    } catch (e) { /* private mode or full: the server autosave still runs */ }
+  }
+  function saved(name, code) {  // the server now holds `code` for `name`
+    var entry = kept(name);
+    if (entry) keep(name, entry.code === code ? null : { base: code, code: entry.code });
+  }
+
+  function save(name, code) {
     timer = null;
     if (!form || !form.dataset.draftUrl) return Promise.resolve();
-    var code = value();
-    if (code === lastSaved) return Promise.resolve();
+    if (name === undefined) { name = shown; code = value(); }
+    if (code === (name === shown ? lastSaved : drafts[name])) return Promise.resolve();
     var body = new FormData();
-    body.append("backend", backend ? backend.value : "");
+    body.append("backend", name);
     body.append("source", code);
     body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
     say(form.dataset.saving, false);
     return fetch(form.dataset.draftUrl, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        if (res.ok && res.d.saved) { lastSaved = code; drafts[backend ? backend.value : ""] = code; say(res.d.message, false); }
-        else say(res.d.error || form.dataset.saveFailed, true);
+        if (res.ok && res.d.saved) {
+          if (name === shown) lastSaved = code;
+          drafts[name] = code;
+          saved(name, code);
+          say(res.d.message, false);
+        } else say(res.d.error || form.dataset.saveFailed, true);
       })
       .catch(function () { say(form.dataset.saveFailed, true); });
   }
-  function schedule() { if (timer) clearTimeout(timer); timer = setTimeout(save, AUTOSAVE_DELAY_MS); }
-  if (editor) editor.on("change", function (_cm, change) { if (change.origin !== "setValue") schedule(); });
-  else if (textarea) textarea.addEventListener("input", schedule);
+  function edited() {
+    keep(shown, { base: lastSaved, code: value() });
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(save, AUTOSAVE_DELAY_MS);
+  }
+  // The page opens with the server's copy; code kept over that very copy comes back, and is saved.
+  function restore() {
+    var entry = kept(shown);
+    if (!entry) return;
+    if (entry.base !== value() || entry.code === value()) { keep(shown, null); return; }
+    setValue(entry.code);
+    save().then(function () {
+      if (lastSaved === entry.code) say(form.dataset.restored, false);
+    });
+  }
+  if (editor) editor.on("change", function (_cm, change) { if (change.origin !== "setValue") edited(); });
+  else if (textarea) textarea.addEventListener("input", edited);
   window.pdcSaveDraft = function () { if (timer) clearTimeout(timer); return save(); };
+  restore();
 
   if (form) form.addEventListener("submit", function () { if (editor) editor.save(); });
 
   if (backend) {
     backend.addEventListener("change", function () {
-      var code = drafts[backend.value] !== undefined ? drafts[backend.value] : starters[backend.value];
-      if (editor) editor.setOption("mode", modes[backend.value]);
+      // What was typed for the backend being left is saved for it, not dropped with the switch.
+      if (timer) { clearTimeout(timer); timer = null; }
+      save(shown, value());
+      shown = backend.value;
+      var code = drafts[shown] !== undefined ? drafts[shown] : starters[shown];
+      if (editor) editor.setOption("mode", modes[shown]);
       if (code !== undefined) { setValue(code); lastSaved = code; }
+      restore();
     });
   }
 
