@@ -19,6 +19,19 @@
   }, 1000);
 })();
 
+// The sticky bar's height, which grows when its timer note or its navigator wraps, is where a
+// question jumped to (or an answer tabbed to) must start: quiz.css reads it as scroll padding.
+(function () {
+  var bar = document.getElementById("quiz-bar");
+  if (!bar) return;
+  function measure() {
+    document.documentElement.style.setProperty("--quiz-bar-height", bar.offsetHeight + "px");
+  }
+  measure();
+  if (window.ResizeObserver) new window.ResizeObserver(measure).observe(bar);
+  else window.addEventListener("resize", measure);
+})();
+
 // A failed autosave (network down) must not look saved: say so next to the question.
 (function () {
   var note = document.getElementById("autosave-note");
