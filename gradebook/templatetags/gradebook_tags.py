@@ -113,8 +113,8 @@ def category_label(key: str, title: str = "") -> str:
 def ref_label(ref: str) -> str:
     """A regrade request's object ("submission:12") as a person reads it ("提交 #12")."""
     kind, _sep, ident = (ref or "").partition(":")
-    if kind == "submission" and ident.isdigit():
-        return _("提交 #%(n)s") % {"n": ident}
+    if kind in _REF_VIEWS and ident.isdigit():  # "submission:12", "quiz-attempt:5"
+        return _now(_REF_VIEWS[kind][1]) % {"n": ident}
     if kind == "attempt" and ident.isdigit():
         return _("作答 #%(n)s") % {"n": ident}
     return ref
