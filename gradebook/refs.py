@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.urls import reverse
 
 from accounts.access import OwnedQuerySet
 from gradebook.models import GradeItem
@@ -36,6 +38,13 @@ def ref_kind_register_owned(
         return obj is not None and item_key(obj) == item.key
 
     ref_kind_register(kind, check)
+
+
+def regrade_request_url(item_key: str, ref: str) -> str:
+    """The gradebook's regrade request form about ``ref``, the student's own work on the item: the
+    lab's submission page and the quizzes' review page link to it."""
+    query = urlencode({"item": item_key, "ref": ref})
+    return f"{reverse('gradebook:regrade_request_create')}?{query}"
 
 
 def ref_is_own(ref: str, *, student: AbstractBaseUser, item: GradeItem) -> bool:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.language import page_lang
+from gradebook.refs import regrade_request_url
 from gradinglab import conf, selectors
 from gradinglab.access import may_request_regrade, may_review_in_admin
 from gradinglab.drafts import DraftError, draft_save, drafts_of
@@ -262,9 +263,7 @@ def _submission_or_404(request: HttpRequest, pk: int) -> Submission:
 
 def _regrade_url(sub: Submission) -> str:
     """Link to the gradebook's regrade request form, about this submission."""
-    base = reverse("gradebook:regrade_request_create")
-    query = urlencode({"item": sub.assignment.grade_item_key, "ref": f"submission:{sub.pk}"})
-    return f"{base}?{query}"
+    return regrade_request_url(sub.assignment.grade_item_key, f"submission:{sub.pk}")
 
 
 def _status_context(sub: Submission, user: AbstractBaseUser) -> dict:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.access import is_staff_member, staff_check
+from gradebook.refs import regrade_request_url
 from quizzes import selectors, services
 from quizzes.access import sees_all_answers
 from quizzes.models import Attempt, Question, Quiz
@@ -151,8 +152,19 @@ def attempt_review(request: HttpRequest, pk: int) -> HttpResponse:
             "flags": flags,
             "late_terms": selectors.late_terms(selectors.quiz_late_item(attempt.quiz)),
             "late": attempt.pk in selectors.late_attempt_ids([attempt]),
+            "regrade_url": _regrade_url(request, attempt, flags),
         },
     )
+
+
+def _regrade_url(request: HttpRequest, attempt: Attempt, flags: dict[str, bool]) -> str:
+    """The regrade request form about this attempt, for its student once the review shows the
+    score, as the lab's submission page offers one about a submission."""
+    if attempt.student_id != request.user.pk or attempt.quiz.kind != Quiz.Kind.GRADED:
+        return ""
+    if not flags["points"]:
+        return ""
+    return regrade_request_url(attempt.quiz.gradebook_key, f"quiz-attempt:{attempt.pk}")
 
 
 def _staff_quiz(request: HttpRequest, slug: str) -> Quiz:
