@@ -48,6 +48,54 @@
   });
 })();
 
+// A typed answer waits 600 ms before its autosave: until the server has it, it is also kept in
+// this browser, and a reload (or a closed tab) in that pause puts it back and saves it. It comes
+// back only over the value it was typed over, never over an answer saved since.
+(function () {
+  var nav = document.querySelector(".quiz-nav");
+  var inputs = document.querySelectorAll(".quiz-question form input[type=text]");
+  if (!nav || !inputs.length) return;
+  var prefix = "pdc-quiz-typed-" + nav.dataset.attempt + "-";
+  var saved = new Map();  // input -> the value the server holds, as far as this page knows
+  function key(input) { return prefix + input.form.getAttribute("action"); }
+  function kept(input) {
+    try { return JSON.parse(window.localStorage.getItem(key(input)) || "null"); } catch (e) { return null; }
+  }
+  function keep(input, entry) {
+    try {
+      if (entry) window.localStorage.setItem(key(input), JSON.stringify(entry));
+      else window.localStorage.removeItem(key(input));
+    } catch (e) { /* private mode or full: the autosave still runs */ }
+  }
+  inputs.forEach(function (input) {
+    saved.set(input, input.value);
+    input.addEventListener("input", function () {
+      keep(input, { base: saved.get(input), value: input.value });
+    });
+    var entry = kept(input);
+    if (!entry) return;
+    if (entry.base !== input.value || entry.value === input.value) { keep(input, null); return; }
+    input.value = entry.value;
+    // htmx (a deferred script) saves it once it has taken over the page's forms.
+    window.addEventListener("load", function () {
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var input = evt.detail.elt.querySelector && evt.detail.elt.querySelector("input[type=text]");
+    if (input && saved.has(input)) input.dataset.sending = input.value;
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var input = evt.detail.elt.querySelector && evt.detail.elt.querySelector("input[type=text]");
+    var xhr = evt.detail.xhr;
+    if (!input || !saved.has(input) || !xhr || xhr.getResponseHeader("X-Quiz-Saved") !== "1") return;
+    var sent = input.dataset.sending;
+    saved.set(input, sent);
+    var entry = kept(input);
+    if (entry) keep(input, entry.value === sent ? null : { base: sent, value: entry.value });
+  });
+})();
+
 // Question navigator: answered marks follow the autosave; "flag for review" is kept in this
 // browser per attempt (a note to oneself, not part of the answer).
 (function () {
