@@ -105,3 +105,18 @@ def test_a_taken_unique_value_reads_as_a_sentence() -> None:
             with pytest.raises(ValidationError) as raised:
                 Quiz(title="另一个", slug="q-one").validate_unique()
             assert raised.value.messages == [said]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("zh-hans", "只能由英文字母、数字、下划线（_）或连字符（-）组成。"),
+        ("en", "Enter a valid “slug” consisting of letters, numbers, underscores or hyphens."),
+    ],
+)
+def test_a_bad_slug_says_what_it_may_hold(language: str, said: str) -> None:
+    """Django's own Chinese asked for a valid “字段” ("field") under the quiz's 短名 box."""
+    with translation.override(language):
+        with pytest.raises(ValidationError) as raised:
+            forms.SlugField().clean("Bad Slug!")
+        assert raised.value.messages == [said]
