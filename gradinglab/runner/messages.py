@@ -141,6 +141,16 @@ ENGLISH: dict[str, str] = {
 }
 TEXT = "text"  # the id of a part that is English text with no id (shown as English)
 
+# Earlier English templates of an id. A document stored (or posted by a worker not yet updated)
+# before a template changed spells the old text; from_wire keeps its parts all the same, so the
+# web still shows it in the page's language.
+ENGLISH_BEFORE: dict[str, tuple[str, ...]] = {
+    "out_of_bounds": (
+        "out-of-bounds {op} in kernel '{kernel}': {count} element(s) outside every tensor "
+        "argument (first at address {address}, {nbytes}-byte elements); mask the access",
+    ),
+}
+
 # The harness's messages come from the process the student's code runs in, so they are claims:
 # the trusted side keeps parts from there only with these ids (never a pass or a TA's words).
 SANDBOX_IDS = frozenset(
@@ -231,7 +241,16 @@ def from_wire(message: str, parts: Any, allowed: frozenset[str] | None = SANDBOX
     if not valid_parts(parts, allowed):
         return message
     built = Msg._of(tuple({"id": p["id"], "args": dict(p["args"])} for p in parts))
-    return built if str(built) == message else message
+    return built if str(built) == message or _spelled_before(parts, message) else message
+
+
+def _spelled_before(parts: list[dict[str, Any]], message: str) -> bool:
+    """Whether ``parts`` spell ``message`` with some of their ids' earlier templates."""
+    texts = [""]
+    for part in parts:
+        before = [t.format(**part["args"]) for t in ENGLISH_BEFORE.get(part["id"], ())]
+        texts = [text + form for text in texts for form in (english(part), *before)]
+    return message in texts
 
 
 def valid_parts(parts: Any, allowed: frozenset[str] | None = None) -> bool:

@@ -70,6 +70,17 @@ def test_an_out_of_bounds_count_reads_as_english_counts_things(count: int, said:
     assert f"{count} 个元素" in _zh(message)
 
 
+def test_a_result_stored_before_a_template_changed_still_reads_in_chinese() -> None:
+    """Documents stored before "element(s)" became "elements" spell the old English; they were
+    shown as English on Chinese pages."""
+    from gradinglab.runner.triton_guard import OutOfBoundsAccess
+
+    message = OutOfBoundsAccess("add_kernel", "load", 0x1232, 4, 3).said
+    stored = str(message).replace("3 elements", "3 element(s)")
+    assert stored != message
+    assert "3 个元素" in _zh(stored, parts_of(message))
+
+
 def test_a_failed_test_reads_in_chinese_and_in_english() -> None:
     why = Msg(
         "elements_differ", output="out", mismatches=3, numel=1024, index=[7], got="0", expected="1",
