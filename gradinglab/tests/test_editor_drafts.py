@@ -32,6 +32,17 @@ def test_draft_is_saved_per_backend_and_shown_only_to_its_owner(client_a, client
     assert "# more" not in other and "// cuda draft" not in other and "@triton.jit" in other
 
 
+def test_the_browser_does_not_put_back_form_state_over_the_servers_copy(client_a) -> None:
+    """Firefox restores a textarea's and a select's contents on reload before lab.js runs; lab.js
+    then took the restored text for the server's copy and never saved it, and dropped its own
+    copy of it. The editor and the backend choice opt out of that restoring."""
+    make_assignment()
+    page = client_a.get(URL).content.decode()
+    for tag in ('<textarea name="source"', '<select name="backend"'):
+        element = page.split(tag, 1)[1].split(">", 1)[0]
+        assert 'autocomplete="off"' in element, tag
+
+
 @pytest.mark.parametrize(
     "data",
     [
