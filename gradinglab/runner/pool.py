@@ -91,7 +91,7 @@ class WarmPool:
     def acquire(self, limits: Limits) -> Sandbox:
         """A ready sandbox for one job (from the pool when it fits, else started now)."""
         self.check_ready()
-        sandbox = None
+        sandbox, dead = None, []
         if self.size > 0 and self._fits(limits):
             with self._lock:
                 while self._idle and sandbox is None:
@@ -99,20 +99,26 @@ class WarmPool:
                     if candidate.proc and candidate.proc.poll() is None:
                         sandbox = candidate
                     else:
-                        candidate.cleanup()
+                        dead.append(candidate)
+        for candidate in dead:  # outside the lock: a cleanup may wait seconds for its processes
+            candidate.cleanup()
+        fresh = sandbox is None
         if sandbox is None:
             sandbox = Sandbox(
                 limits=CEILING if self._fits(limits) else limits,
                 gpu_index=self.gpu_index,
                 light=self.light,
             )
-            try:
+        try:
+            if fresh:
                 sandbox.start().wait_ready()
-            except SandboxStartError:
-                sandbox.cleanup()  # its job dir and its uid, as _refill does
-                raise
-        sandbox.limits = replace(limits)  # the parent-enforced limits (wall, output) of this job
-        sandbox.set_memory_limit(limits.memory_mb)  # GPU path: the cgroup cap of THIS job
+            sandbox.limits = replace(
+                limits
+            )  # the parent-enforced limits (wall, output) of this job
+            sandbox.set_memory_limit(limits.memory_mb)  # GPU path: the cgroup cap of THIS job
+        except BaseException:
+            sandbox.cleanup()  # its job dir and its uid, as _refill does; else held until exit
+            raise
         return sandbox
 
     def release(self) -> None:

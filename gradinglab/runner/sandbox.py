@@ -463,7 +463,10 @@ class Sandbox:
         except uids.UidUnavailable as exc:
             raise SandboxStartError(f"no sandbox uid: {exc}") from exc
         self.uid = self._uid_lease.uid
-        os.chown(self.job_dir, self.uid, self.uid)
+        try:
+            os.chown(self.job_dir, self.uid, self.uid)
+        except OSError as exc:  # a start error, so the caller's cleanup gives the uid back
+            raise SandboxStartError(f"cannot give the job dir to uid {self.uid}: {exc}") from exc
 
     def _gpu_node(self) -> devices.GpuNode:
         """The assigned GPU's /dev minor number, found by its UUID (ordinals are not minors)."""

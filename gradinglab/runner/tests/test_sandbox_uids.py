@@ -140,27 +140,59 @@ def _free(uid: int) -> bool:
     return True
 
 
+@pytest.mark.parametrize("fails", ["wait_ready", "set_memory_limit"])
 def test_a_sandbox_that_fails_to_start_in_a_job_is_cleaned_up(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, fails: str
 ) -> None:
-    """WarmPool.acquire starts one for the job when no spare fits; if it fails, its job dir and
-    its uid are given back then, not left until this process exits."""
+    """WarmPool.acquire starts one for the job when no spare fits; if it fails, or its job's
+    memory cap cannot be set, its job dir and its uid are given back then, not left until this
+    process exits."""
     cleaned: list[bool] = []
 
-    class NotReady:
+    class Failing:
         def __init__(self, **_kwargs: object) -> None:
             pass
 
-        def start(self) -> NotReady:
+        def start(self) -> Failing:
             return self
 
         def wait_ready(self) -> None:
-            raise SandboxStartError("harness did not start")
+            if fails == "wait_ready":
+                raise SandboxStartError("harness did not start")
+
+        def set_memory_limit(self, _mib: int) -> None:
+            raise SandboxStartError("no cgroup")
 
         def cleanup(self) -> None:
             cleaned.append(True)
 
-    monkeypatch.setattr(pool, "Sandbox", NotReady)
+    monkeypatch.setattr(pool, "Sandbox", Failing)
     with pytest.raises(SandboxStartError):
         pool.WarmPool(size=0, gpu_index=None).acquire(Limits())
     assert cleaned == [True]
+
+
+def test_a_job_dir_that_cannot_be_chowned_gives_its_uid_back(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """os.chown raised OSError, not a start error, so no caller cleaned up and the uid stayed held
+    until the process exited (4096 such and every job failed)."""
+    if os.geteuid() != 0:
+        pytest.skip("only a sandbox started as root takes a uid")
+    taken: list[uids.UidLease] = []
+    real_acquire = uids.acquire
+
+    def recorded() -> uids.UidLease:
+        taken.append(real_acquire())
+        return taken[-1]
+
+    def refused(*_args: object) -> None:
+        raise PermissionError("chown refused")
+
+    monkeypatch.setattr(uids, "acquire", recorded)
+    monkeypatch.setattr(os, "chown", refused)
+    monkeypatch.setattr(pool, "Sandbox", lambda **kw: Sandbox(base_dir=tmp_path, **kw))
+    with pytest.raises(SandboxStartError, match="cannot give the job dir"):
+        pool.WarmPool(size=0, gpu_index=None, light=True).acquire(Limits())
+    monkeypatch.undo()
+    assert len(taken) == 1 and _free(taken[0].uid)
