@@ -91,3 +91,16 @@ def test_code_typed_just_before_switching_backend_is_saved_for_its_backend(
     assert MARK in _server_draft("triton")
     page.select_option("#backend", "triton")
     assert MARK in _code(page)
+
+
+def test_logging_out_forgets_the_browsers_unsaved_copy(
+    live_server, browser_page, login, student_a
+) -> None:
+    """A shared computer: the next person must not find the last one's unsaved code."""
+    page = _editor_page(browser_page, live_server, login)
+    _block_autosave(page)
+    _type(page, MARK)
+    assert page.evaluate("Object.keys(localStorage).length") == 1
+    page.click("form[data-forget-unsaved] button")
+    page.wait_for_load_state()
+    assert page.evaluate("Object.keys(localStorage).length") == 0

@@ -16,6 +16,20 @@
       event.preventDefault();
     }
   });
+  // <form data-forget-unsaved> (log out): the copies of typed code and answers that the lab
+  // editor and the quiz keep in this browser until the server has them (lab.js, attempt.js) go,
+  // so the next person at a shared computer cannot read them.
+  var UNSAVED = ["pdc-lab-unsaved:", "pdc-quiz-typed-"];
+  document.addEventListener("submit", function (event) {
+    if (!event.target.hasAttribute || !event.target.hasAttribute("data-forget-unsaved")) return;
+    try {
+      Object.keys(window.localStorage).forEach(function (key) {
+        if (UNSAVED.some(function (prefix) { return key.indexOf(prefix) === 0; })) {
+          window.localStorage.removeItem(key);
+        }
+      });
+    } catch (e) { /* storage unavailable: nothing was kept */ }
+  });
 })();
 
 // The navigation marks the section the current page belongs to (aria-current).
