@@ -405,6 +405,50 @@ def item_result(student: AbstractBaseUser, item: GradeItem) -> calc.ItemResult:
     return standing(course_load(), facts, released_only=False).items[item.key]
 
 
+@dataclass(frozen=True)
+class GradeNote:
+    """What the gradebook counts for an item where the page of one work shows another score."""
+
+    item: GradeItem
+    points: Decimal  # the item's score in the gradebook (the raw one, before a late penalty)
+    overridden: bool  # a staff override of the item is in force
+    reason: str  # the override's reason as stored ("" when none)
+    counted_ref: str  # the work that counts when it is another one, else ""
+
+
+def grade_note(
+    viewer: AbstractBaseUser,
+    student: AbstractBaseUser,
+    item_key: str,
+    ref: str,
+    shown: Decimal | None,
+) -> GradeNote | None:
+    """The gradebook's score of ``student`` on the item ``item_key`` when it differs from
+    ``shown``, the score the page of their work ``ref`` shows: a staff override of the item, or
+    another of their works counting. Only to the student and staff (`Grade.objects.visible_to`),
+    and only once the item's scores are released (a student never sees an unreleased score, so
+    their work's page says nothing of one to staff either); None when there is nothing to say."""
+    grade = (
+        Grade.objects.visible_to(viewer)
+        .filter(student=student, item__key=item_key, item__released=True)
+        .select_related("item")
+        .first()
+    )
+    if grade is None or shown is None:
+        return None
+    result = item_result(student, grade.item)
+    if result.status != calc.GRADED or result.raw is None or result.raw == shown:
+        return None
+    overridden = grade.override_points is not None
+    return GradeNote(
+        item=grade.item,
+        points=result.raw,
+        overridden=overridden,
+        reason=grade.override_reason if overridden else "",
+        counted_ref="" if overridden or result.ref == ref else result.ref,
+    )
+
+
 def current_grade(student: AbstractBaseUser, item: GradeItem) -> Grade | None:
     """The student's gradebook row for ``item`` (released or not), for staff deciding on it."""
     return Grade.objects.filter(student=student, item=item).first()

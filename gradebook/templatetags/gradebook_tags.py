@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, ngettext, pgettext_lazy
 
-from gradebook import reasons
+from gradebook import reasons, selectors
 from gradebook.models import BUILT_IN_CATEGORY_NAMES, category_name
 
 register = template.Library()
@@ -125,3 +125,13 @@ def reason_text(text: str) -> str:
     """A stored score-change reason in the page's language when the system wrote it (a regrade's
     answer, …), else a staff member's words as written."""
     return reasons.shown(text or "")
+
+
+@register.inclusion_tag("gradebook/partials/grade_note.html")
+def grade_note(viewer, student, item_key: str, ref_kind: str, ref_id: int, shown) -> dict:
+    """`{% grade_note user student item_key "submission" sub.pk score %}`, beside the score on the
+    page of one work (a lab submission, a quiz attempt's review): what the gradebook counts for the
+    item when that differs, a staff override or another work (`selectors.grade_note`), with a link
+    to the student's grades. ``viewer`` sees it when they may (the student, staff)."""
+    note = selectors.grade_note(viewer, student, item_key, f"{ref_kind}:{ref_id}", shown)
+    return {"note": note, "own": viewer.pk == student.pk, "student_id": student.pk}
