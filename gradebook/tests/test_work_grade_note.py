@@ -1,7 +1,8 @@
 """The page of a student's work says when the gradebook counts another score for the item. After a
 TA accepted a regrade (0 -> 5) the quiz review and the lab's submission page still showed the
 work's own score with no word that it was not the one that counts. The note is for the student and
-staff, only once the item's scores are released, and only when the two scores differ."""
+staff, only once the item's scores are released, and only when the two scores differ. The regrade
+request's page links the work it is about, as the staff pages do."""
 
 from __future__ import annotations
 
@@ -104,3 +105,10 @@ def test_the_lab_page_names_the_override_and_the_submission_that_counts(
     grade_override(student=student_a, item=lab_item, points="9.5", actor=ta, reason="手工复核")
     overridden = _note(client_a, f"/lab/submissions/{best.pk}/")
     assert overridden is not None and "成绩册中此项现为 9.5 分（助教改分：" in overridden
+
+
+def test_the_request_page_links_the_work_it_is_about(client_ta, ta, wrong_attempt) -> None:
+    asked = _accept(wrong_attempt, ta, "5")
+    page = client_ta.get(f"/grades/regrades/{asked.pk}/").content.decode()
+    about = page.split('id="regrade-ref">', 1)[1].split("</dd>", 1)[0]
+    assert about == f'<a href="{_review(wrong_attempt)}">测验作答 #{wrong_attempt.pk}</a>'
