@@ -23,6 +23,16 @@ from quizzes.tests.factories import question_multiple, question_single, quiz_wit
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PW = "pw-test-12345"
 CJK = re.compile(r"[\u4e00-\u9fff]")
+# The status page's "OK" lines (p.ok) are in the messages' success colour, as its failures are in
+# the error colour: they were the page's plain text.
+OK_IN_SUCCESS_COLOUR = """() => {
+  const probe = document.body.appendChild(document.createElement('span'));
+  probe.className = 'msg-success';
+  const success = getComputedStyle(probe).color;
+  probe.remove();
+  const oks = [...document.querySelectorAll('p.ok')];
+  return oks.length > 0 && oks.every(p => getComputedStyle(p).color === success);
+}"""
 
 
 def _data():
@@ -66,6 +76,7 @@ def _pages(student, quiz, sub) -> list[str]:
         f"/grades/staff/students/{student.pk}/?item=1",
         "/grades/staff/",
         "/grades/staff/regrades/",
+        "/status/",
     ]
 
 
@@ -91,6 +102,8 @@ def test_staff_pages_fit_a_phone_and_speak_one_language(live_server, browser_pag
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth"
                 )
                 assert overflow <= 1, (who, lang, width, path, overflow)
+                if path == "/status/":
+                    assert page.evaluate(OK_IN_SUCCESS_COLOUR), (who, lang, width)
                 if lang == "en" and path != "/grades/staff/":  # its columns are stored names
                     headings = " ".join(page.locator("h1, h2, th, label, button").all_inner_texts())
                     names = {"王五"}
