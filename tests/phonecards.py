@@ -77,3 +77,40 @@ def cells_on_a_phone(page, table: str) -> list[dict[str, Any]]:
         return page.evaluate(_CELLS_JS, table)
     finally:
         page.set_viewport_size(DESKTOP)
+
+
+# Per line of each card: where its name starts and where its value's column starts (from the
+# cell's own box, padding and grid columns). A line whose cell has its own font size (a note in
+# .9rem) had a name column 10 % narrower, and an app's desktop padding on all but the first cell
+# moved every other line in by half a rem.
+_OFFSET_JS = """(table) => {
+  const out = [];
+  for (const tr of document.querySelectorAll(`${table} tbody tr`)) {
+    const lines = [];
+    for (const td of tr.querySelectorAll('td[data-label]')) {
+      const style = getComputedStyle(td);
+      const columns = style.gridTemplateColumns.split(' ');
+      if (style.display !== 'grid' || columns.length < 2) continue;  // prose under its name
+      const name = td.getBoundingClientRect().left + parseFloat(style.borderLeftWidth)
+        + parseFloat(style.paddingLeft);
+      const value = name + parseFloat(columns[0]) + parseFloat(style.columnGap);
+      lines.push({label: td.dataset.label, at: `${Math.round(name)} ${Math.round(value)}`});
+    }
+    const counts = {};
+    for (const l of lines) counts[l.at] = (counts[l.at] || 0) + 1;
+    const usual = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+    for (const l of lines) if (l.at !== usual) out.push(`${l.label}: ${l.at} (others ${usual})`);
+  }
+  return out;
+}"""
+
+
+def offset_on_a_phone(page, table: str) -> list[str]:
+    """The lines of `table`'s cards at 390 px whose name or value starts elsewhere than most lines
+    of the same card do (as "label: name-x value-x (others …)"); the page goes back to desktop
+    width afterwards."""
+    page.set_viewport_size(PHONE)
+    try:
+        return page.evaluate(_OFFSET_JS, table)
+    finally:
+        page.set_viewport_size(DESKTOP)

@@ -20,7 +20,7 @@ from conftest import browser_login
 from gradinglab.models import Submission
 from gradinglab.tests.labkit import correct_source, make_assignment
 from quizzes.tests.factories import question_single, quiz_with
-from tests.phonecards import PHONE, cells_on_a_phone, misplaced_on_a_phone
+from tests.phonecards import PHONE, cells_on_a_phone, misplaced_on_a_phone, offset_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,6 +38,7 @@ STAFF_PAGES = {
     "similarity": ("/staff/similarity/", "#similarity-assignments", 4),
     "roster": ("/accounts/staff/roster/", "#roster", 6),
     "a quiz's questions": ("/quizzes/staff/quiz-one/", "#pool", 3),
+    "item analysis": ("/quizzes/quiz-one/analysis/", "table.analysis", 5),
 }  # and an assignment's similar pairs (its path has the assignment's id)
 
 
@@ -72,10 +73,12 @@ def _cards(browser, live_server, username: str, pages: dict) -> dict[str, object
                 ],
                 # A value of parts (a time and its badge, a title and its own): after the name.
                 "misplaced": misplaced_on_a_phone(page, table),
+                # Every line of a card has its name and its value where the card's others do.
+                "offset": offset_on_a_phone(page, table),
             }
             expected[f"{lang} {name}"] = {
                 "fits": True, "lines": per_record * max(rows, 1), "unlabelled or cut": [],
-                "misplaced": [],
+                "misplaced": [], "offset": [],
             }  # fmt: skip
         context.close()
     return {"found": found, "expected": expected}
