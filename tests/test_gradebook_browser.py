@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from gradebook.models import GradeEvent, GradeItem
 from gradebook.services import grade_item_ensure, grade_record
-from tests.phonecards import measured_on_a_phone, misplaced_on_a_phone
+from tests.phonecards import measured_on_a_phone, misplaced_on_a_phone, offset_on_a_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,6 +92,8 @@ def _score_in_sight_on_a_phone(page) -> None:
     assert m["label"] == '"得分"', m
     # The extension's "已延期" badge stays beside the date, not under the column's name.
     assert misplaced_on_a_phone(page, "#my-grades") == []
+    # The note (the override's reason, in a smaller font) starts its value where the other lines do.
+    assert offset_on_a_phone(page, "#my-grades") == []
 
 
 def _staff_tables_are_cards_on_a_phone(page, live_server, item: GradeItem) -> None:
@@ -107,6 +109,7 @@ def _staff_tables_are_cards_on_a_phone(page, live_server, item: GradeItem) -> No
         assert m["right"] <= m["inner"] and m["page"] <= m["inner"], (table, m)
         assert m["wrap"] <= m["wrapClient"] and m["label"] == label, (table, m)
         assert misplaced_on_a_phone(page, table) == [], table
+        assert offset_on_a_phone(page, table) == [], table
     page.goto(f"{live_server.url}/grades/staff/items/{item.pk}/")
     m = measured_on_a_phone(page, "#item-students", 'tr[data-student="student_a"] td.counted')
     assert m["right"] <= m["inner"] and m["wrap"] <= m["wrapClient"], m
