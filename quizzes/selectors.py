@@ -443,7 +443,7 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
             if pk not in a.question_ids:
                 cells.append("")
             else:
-                cells.append(str(points.get(pk) if points.get(pk) is not None else 0))
+                cells.append(_s(points.get(pk) or Decimal(0)))  # unanswered: 0 points
         rows.append(
             [
                 a.student.username,
@@ -468,7 +468,8 @@ def _yes_no(value: bool) -> str:
 
 
 def _s(value: Decimal | None) -> str:
-    return "" if value is None else str(value)
+    """Points as the pages write them (`pts`: 1.000 -> 1, 0.500 -> 0.5); '' for none."""
+    return "" if value is None else pts(value)
 
 
 def correct_key_list(question: Question) -> list[str]:

@@ -65,7 +65,7 @@ def test_only_staff_see_analysis_and_csv(analysed_quiz, client_a, client_ta) -> 
     assert rows[0][:3] == ["username", "name", "attempt"] and rows[0][-2:] == ["ia-easy", "ia-hard"]
     by_user = {r[0]: r for r in rows[1:]}
     assert set(by_user) == {"ia0", "ia1", "ia2", "ia3"}
-    assert by_user["ia0"][-2:] == ["1.000", "1.000"] and Decimal(by_user["ia3"][10]) == Decimal("0")
+    assert by_user["ia0"][-2:] == ["1", "1"] and Decimal(by_user["ia3"][10]) == Decimal("0")
 
 
 @pytest.mark.parametrize(
