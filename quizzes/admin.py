@@ -21,7 +21,7 @@ from quizzes.access import (
 )
 from quizzes.forms import QuizLatePenaltyForm
 from quizzes.models import GRADING_HELP, PARTIAL_HELP, Attempt, Choice, Question, Quiz, QuizQuestion
-from quizzes.services import quiz_settings_apply, recomputed_text
+from quizzes.services import open_ended_warning, quiz_settings_apply, recomputed_text
 
 
 class ChoiceForm(LanguageMarkedModelForm):
@@ -184,6 +184,10 @@ class QuizAdmin(LockedForSome):
         recomputed = quiz_settings_apply(quiz=obj, changed=changed, actor=request.user)
         if recomputed:
             self.message_user(request, recomputed_text(recomputed))
+        # Published now, or its close (or kind) changed while published: as the staff editor.
+        warning = open_ended_warning(obj)
+        if warning and (not change or {"published", "closes_at", "kind"} & set(changed)):
+            self.message_user(request, warning, messages.WARNING)
 
     @admin.display(description=_("统计"))
     def staff_links(self, obj: Quiz) -> str:

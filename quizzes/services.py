@@ -624,6 +624,18 @@ def recomputed_text(count: int) -> str:
     ) % {"n": count}
 
 
+def open_ended_warning(quiz: Quiz) -> str | None:
+    """What the staff pages warn of when a graded quiz is published, or left published, with no
+    closing time: students can take it at any time, and no attempt is ever late (the gradebook's
+    due date is the close). A warning, not a refusal: a quiz open all term may be meant."""
+    if not (quiz.is_graded and quiz.published and quiz.closes_at is None):
+        return None
+    return _(
+        "这个计分测验没有截止时间：学生任何时候都可以作答，迟交与迟交扣分都无从谈起。"
+        "如需截止，请在设置中填写“截止时间”。"
+    )
+
+
 @transaction.atomic
 def quiz_grades_rescore(*, quiz: Quiz, actor) -> int:
     """Rescore (nothing is graded again): every submitted attempt's score from its stored raw

@@ -21,7 +21,12 @@ from quizzes import forms as qforms
 from quizzes.access import PUBLISHED_IS_LOCKED, author_required, can_change, can_publish
 from quizzes.bank import dump_bank_file
 from quizzes.models import Quiz
-from quizzes.services import QuizError, quiz_settings_apply, recomputed_text
+from quizzes.services import (
+    QuizError,
+    open_ended_warning,
+    quiz_settings_apply,
+    recomputed_text,
+)
 
 DEFAULT_SEED = 1
 
@@ -192,7 +197,14 @@ def quiz_settings(request: HttpRequest, quiz: Quiz) -> HttpResponse:
     messages.success(request, _("设置已保存。"))
     if recomputed:
         messages.info(request, recomputed_text(recomputed))
+    if "closes_at" in form.changed_data:
+        _warn_open_ended(request, quiz)
     return _to_editor(quiz)
+
+
+def _warn_open_ended(request: HttpRequest, quiz: Quiz) -> None:
+    if warning := open_ended_warning(quiz):
+        messages.warning(request, warning)
 
 
 @quiz_action
@@ -269,6 +281,7 @@ def quiz_publish(request: HttpRequest, quiz: Quiz) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("已发布。") if quiz.published else _("已取消发布。"))
+        _warn_open_ended(request, quiz)
     return _to_editor(quiz)
 
 
