@@ -54,7 +54,10 @@ def test_a_typed_answer_comes_back_after_a_reload_and_is_saved(live_server, brow
     wait_until(lambda: _stored(attempt) == "63.5", timeout_s=15, what="the restored answer")
     page.reload()
     assert page.locator(f"#q{question.pk} input[type=text]").input_value() == "63.5"
-    assert page.evaluate("Object.keys(localStorage).filter(k => k.includes('typed')).length") == 0
+    assert (
+        page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('pdc-unsaved:')).length")
+        == 0
+    )
 
 
 def test_an_answer_saved_since_is_not_overwritten(live_server, browser_page) -> None:

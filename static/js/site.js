@@ -16,20 +16,37 @@
       event.preventDefault();
     }
   });
-  // <form data-forget-unsaved> (log out): the copies of typed code and answers that the lab
-  // editor and the quiz keep in this browser until the server has them (lab.js, attempt.js) go,
-  // so the next person at a shared computer cannot read them.
-  var UNSAVED = ["pdc-lab-unsaved:", "pdc-quiz-typed-"];
+  // <form data-forget-unsaved> (log out): the unsaved copies go (pdcUnsaved, below), so the next
+  // person at a shared computer cannot read them.
   document.addEventListener("submit", function (event) {
-    if (!event.target.hasAttribute || !event.target.hasAttribute("data-forget-unsaved")) return;
+    var form = event.target;
+    if (form.hasAttribute && form.hasAttribute("data-forget-unsaved")) window.pdcUnsaved.forgetAll();
+  });
+})();
+
+// Copies of typed work the server does not hold yet (the lab editor's code, a quiz's typed
+// answers), kept in this browser until a save succeeds (lab.js, attempt.js): one store under one
+// prefix, so that logging out forgets them all. An entry of null forgets one.
+window.pdcUnsaved = (function () {
+  "use strict";
+  var PREFIX = "pdc-unsaved:";
+  function get(key) {
+    try { return JSON.parse(window.localStorage.getItem(PREFIX + key) || "null"); } catch (e) { return null; }
+  }
+  function set(key, entry) {
+    try {
+      if (entry) window.localStorage.setItem(PREFIX + key, JSON.stringify(entry));
+      else window.localStorage.removeItem(PREFIX + key);
+    } catch (e) { /* private mode or full: the server autosave still runs */ }
+  }
+  function forgetAll() {
     try {
       Object.keys(window.localStorage).forEach(function (key) {
-        if (UNSAVED.some(function (prefix) { return key.indexOf(prefix) === 0; })) {
-          window.localStorage.removeItem(key);
-        }
+        if (key.indexOf(PREFIX) === 0) window.localStorage.removeItem(key);
       });
     } catch (e) { /* storage unavailable: nothing was kept */ }
-  });
+  }
+  return { get: get, set: set, forgetAll: forgetAll };
 })();
 
 // The navigation marks the section the current page belongs to (aria-current).

@@ -55,16 +55,8 @@
   // draft saved later from another computer.
   var localKey = form && form.dataset.localKey;
   function slot(name) { return localKey + ":" + name; }
-  function kept(name) {
-    try { return JSON.parse(window.localStorage.getItem(slot(name)) || "null"); } catch (e) { return null; }
-  }
-  function keep(name, entry) {
-    if (!localKey) return;
-    try {
-      if (entry) window.localStorage.setItem(slot(name), JSON.stringify(entry));
-      else window.localStorage.removeItem(slot(name));
-    } catch (e) { /* private mode or full: the server autosave still runs */ }
-  }
+  function kept(name) { return window.pdcUnsaved.get(slot(name)); }
+  function keep(name, entry) { if (localKey) window.pdcUnsaved.set(slot(name), entry); }
   function saved(name, code) {  // the server now holds `code` for `name`
     var entry = kept(name);
     if (entry) keep(name, entry.code === code ? null : { base: code, code: entry.code });

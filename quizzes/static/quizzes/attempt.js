@@ -55,18 +55,11 @@
   var nav = document.querySelector(".quiz-nav");
   var inputs = document.querySelectorAll(".quiz-question form input[type=text]");
   if (!nav || !inputs.length) return;
-  var prefix = "pdc-quiz-typed-" + nav.dataset.attempt + "-";
+  var prefix = "quiz:" + nav.dataset.attempt + ":";
   var saved = new Map();  // input -> the value the server holds, as far as this page knows
   function key(input) { return prefix + input.form.getAttribute("action"); }
-  function kept(input) {
-    try { return JSON.parse(window.localStorage.getItem(key(input)) || "null"); } catch (e) { return null; }
-  }
-  function keep(input, entry) {
-    try {
-      if (entry) window.localStorage.setItem(key(input), JSON.stringify(entry));
-      else window.localStorage.removeItem(key(input));
-    } catch (e) { /* private mode or full: the autosave still runs */ }
-  }
+  function kept(input) { return window.pdcUnsaved.get(key(input)); }
+  function keep(input, entry) { window.pdcUnsaved.set(key(input), entry); }
   inputs.forEach(function (input) {
     saved.set(input, input.value);
     input.addEventListener("input", function () {
