@@ -80,13 +80,12 @@ def ref_link(ref: str) -> str:
     kind, _sep, raw_id = (ref or "").partition(":")
     if kind not in _REF_VIEWS or not raw_id.isdigit():
         return "—"
-    url_name, msgid = _REF_VIEWS[kind]
-    label = _now(msgid)
+    label = ref_label(ref)
     try:
-        url = reverse(url_name, args=[int(raw_id)])
+        url = reverse(_REF_VIEWS[kind][0], args=[int(raw_id)])
     except NoReverseMatch:
-        return str(label % {"n": raw_id})
-    return format_html('<a href="{}">{}</a>', url, label % {"n": raw_id})
+        return label
+    return format_html('<a href="{}">{}</a>', url, label)
 
 
 @register.filter

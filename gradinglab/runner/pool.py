@@ -103,7 +103,7 @@ class WarmPool:
         for candidate in dead:  # outside the lock: a cleanup may wait seconds for its processes
             candidate.cleanup()
         fresh = sandbox is None
-        if sandbox is None:
+        if fresh:
             sandbox = Sandbox(
                 limits=CEILING if self._fits(limits) else limits,
                 gpu_index=self.gpu_index,
@@ -112,10 +112,9 @@ class WarmPool:
         try:
             if fresh:
                 sandbox.start().wait_ready()
-            sandbox.limits = replace(
-                limits
-            )  # the parent-enforced limits (wall, output) of this job
-            sandbox.set_memory_limit(limits.memory_mb)  # GPU path: the cgroup cap of THIS job
+            # The parent-enforced limits (wall, output) of this job; on the GPU path its cgroup cap.
+            sandbox.limits = replace(limits)
+            sandbox.set_memory_limit(limits.memory_mb)
         except BaseException:
             sandbox.cleanup()  # its job dir and its uid, as _refill does; else held until exit
             raise
