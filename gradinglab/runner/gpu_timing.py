@@ -27,6 +27,7 @@ from typing import Any
 
 import torch
 
+from . import slots
 from .failures import classify_exception
 from .messages import Msg
 
@@ -94,7 +95,13 @@ class ArgBuffers:
 class BenchBuffers:
     """One benchmark (shape x dtype): K timed sets + 1 warm-up set, buffers, snapshot slots."""
 
-    def __init__(self, sets: list[dict[str, Any]], device: torch.device, flush_bytes: int):
+    def __init__(
+        self,
+        sets: list[dict[str, Any]],
+        device: torch.device,
+        flush_bytes: int,
+        slot_file: str | None = None,
+    ):
         self.device = device
         self.sets = sets[:-1]  # the last set is for warm-up only: never timed, never checked
         self.warm_set = sets[-1]
@@ -106,13 +113,16 @@ class BenchBuffers:
             for s in sets
         ]
         self.buffers = ArgBuffers(sets[0], device)
-        self.slots = [
-            {
-                "inputs": {k: torch.empty_like(v) for k, v in self.buffers.inputs.items()},
-                "outputs": {k: torch.empty_like(v) for k, v in self.buffers.outputs.items()},
-            }
-            for _ in self.sets
-        ]
+        if slot_file:  # the parent reads the slots itself (slots.py): the CPU path
+            self.slots = slots.map_file(slot_file, slots.layout_of(sets[0], len(self.sets)))
+        else:
+            self.slots = [
+                {
+                    "inputs": {k: torch.empty_like(v) for k, v in self.buffers.inputs.items()},
+                    "outputs": {k: torch.empty_like(v) for k, v in self.buffers.outputs.items()},
+                }
+                for _ in self.sets
+            ]
         self.flush = torch.empty(flush_words(device, flush_bytes), dtype=torch.int32, device=device)
         self.calls = 0  # calls in the last round
 
@@ -181,36 +191,42 @@ class BenchBuffers:
         return None
 
     def save_sample(self, seed: int, count: int, path: str) -> None:
-        """Every call's sampled elements, one [calls, count] tensor per argument: a handful of
-        tensors to copy off the device, save and read back, not one per call and argument (the
-        round's fixed cost, and with it the noise the grade counts: docs/benchmarks.md)."""
-        sample: dict[str, dict[str, torch.Tensor]] = {}
-        for part in ("inputs", "outputs"):
-            sample[part] = {}
-            for key in self.slots[0][part]:
-                rows = []
-                for i in range(self.calls):
-                    flat = self.slots[i][part][key].reshape(-1)
-                    idx = sample_indices(flat.numel(), sub_seed(seed, i, part, key), count)
-                    rows.append(flat[idx.to(flat.device)])
-                sample[part][key] = torch.stack(rows).cpu()
-        # Each call's every output element, weighted by signs the seed picks, summed per block:
-        # sums only the whole output gives, so sampling alone cannot answer them
-        # (measure._check_sums).
-        sample["sums"] = {
-            key: weighted_sums(
-                [self.slots[i]["outputs"][key] for i in range(self.calls)], sum_seed(seed, key)
-            )
-            for key in self.slots[0]["outputs"]
-        }
-        torch.save(sample, path)
+        torch.save(sample_of(self.slots, self.calls, seed, count), path)
 
     def save_full(self, path: str) -> None:
-        slot = self.slots[0]
-        torch.save(
-            {part: {k: v.cpu() for k, v in slot[part].items()} for part in ("inputs", "outputs")},
-            path,
-        )
+        torch.save(full_of(self.slots[0]), path)
+
+
+def sample_of(
+    snaps: list[dict[str, dict[str, torch.Tensor]]], calls: int, seed: int, count: int
+) -> dict[str, dict[str, torch.Tensor]]:
+    """The first `calls` snapshot slots' sampled elements, one [calls, count] tensor per argument: a
+    handful of tensors to copy off the device, save and read back, not one per call and argument
+    (the round's fixed cost, and with it the noise the grade counts: docs/benchmarks.md). Drawn
+    by the sandbox on the GPU path, by the parent from its own read on the CPU path (slots.py)."""
+    sample: dict[str, dict[str, torch.Tensor]] = {}
+    for part in ("inputs", "outputs"):
+        sample[part] = {}
+        for key in snaps[0][part]:
+            rows = []
+            for i in range(calls):
+                flat = snaps[i][part][key].reshape(-1)
+                idx = sample_indices(flat.numel(), sub_seed(seed, i, part, key), count)
+                rows.append(flat[idx.to(flat.device)])
+            sample[part][key] = torch.stack(rows).cpu()
+    # Each call's every output element, weighted by signs the seed picks, summed per block:
+    # sums only the whole output gives, so sampling alone cannot answer them
+    # (measure._check_sums).
+    sample["sums"] = {
+        key: weighted_sums([snaps[i]["outputs"][key] for i in range(calls)], sum_seed(seed, key))
+        for key in snaps[0]["outputs"]
+    }
+    return sample
+
+
+def full_of(slot: dict[str, dict[str, torch.Tensor]]) -> dict[str, dict[str, torch.Tensor]]:
+    """One call's slot whole, on the CPU: the one call checked in full (measure._full_check)."""
+    return {part: {k: v.cpu() for k, v in slot[part].items()} for part in ("inputs", "outputs")}
 
 
 # --- the timed sets travel masked ----------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import signal
 import time
@@ -12,7 +13,7 @@ from typing import Any
 
 import torch
 
-from . import canary, cuda_build, gpu_timing, measure, pool, scoring, timing_check
+from . import canary, cuda_build, gpu_timing, measure, pool, scoring, slots, timing_check
 from .compare import check_tensor_type, compare, inputs_unchanged
 from .messages import Msg, from_wire
 from .problems import Problem, ProblemInvalid, load_problem
@@ -116,6 +117,7 @@ def _grade(
         io_bytes = tensor_bytes(job_cases) + sum(tensor_bytes(b["sets"]) for b in benches)
         limits = limits.merged({"memory_mb": gpu_memory_mb(limits.memory_mb, io_bytes)})
     sandbox = warm.acquire(limits)
+    conv: Conversation | None = None
     try:
         conv = _converse(sandbox, problem, source, backend, dev, limits, job_cases, benches)
         conv.on_phase = on_phase
@@ -126,6 +128,8 @@ def _grade(
                 raise
             _checking_failed(doc, exc)
     finally:
+        if conv is not None:
+            conv.close()
         sandbox.cleanup()
         warm.release()
 
@@ -168,6 +172,9 @@ def _converse(
     torch.save({"cases": job_cases}, sandbox.job_dir / "tests.pt")
     for index, bench in enumerate(benches):
         torch.save({"sets": bench["sets"]}, sandbox.job_dir / f"bench-{index}.pt")
+    slot_names = (
+        [f"slots-{i}.bin" for i in range(len(benches))] if measure.parent_reads(dev) else []
+    )
     job = {
         "backend": backend,
         "entry": problem.entry_name,
@@ -177,9 +184,14 @@ def _converse(
         "cuda_arch": timing_check.cuda_arch(dev) or cuda_build.compile_only_arch(),
         "benchmarks": len(benches),
         "flush_bytes": int(timing_check.TIMING_CFG["flush_bytes"]),
+        "slot_files": slot_names,
     }
     conv = Conversation(sandbox, job, limits.wall_seconds, n_cases=len(job_cases))
     conv.mask_keys = [bench["mask_key"] for bench in benches]
+    owner = sandbox.uid if os.geteuid() == 0 else None  # as root the sandbox has its own uid
+    for name, bench in zip(slot_names, benches, strict=False):  # none on the GPU path
+        layout = slots.layout_of(bench["sets"][0], len(bench["sets"]) - 1)
+        conv.slot_files.append(slots.SlotFile(sandbox.job_dir / name, layout, owner))
     return conv
 
 

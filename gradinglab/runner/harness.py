@@ -107,11 +107,13 @@ def prepare(job: dict[str, Any]) -> dict[str, Any]:
     device = torch.device(job["device"])
     tests = torch.load(f"{JOB}/tests.pt", weights_only=True, map_location="cpu")
     benches = []
+    slot_files = job.get("slot_files") or []  # the CPU path: the parent reads the slots (slots.py)
     for index in range(int(job.get("benchmarks", 0))):
         sets = torch.load(
             f"{JOB}/bench-{index}.pt", weights_only=True, map_location="cpu", mmap=True
         )["sets"]
-        benches.append(gpu_timing.BenchBuffers(sets, device, int(job["flush_bytes"])))
+        slot_file = f"{JOB}/{slot_files[index]}" if slot_files else None
+        benches.append(gpu_timing.BenchBuffers(sets, device, int(job["flush_bytes"]), slot_file))
     return {"cases": tests["cases"], "benches": benches, "device": device}
 
 

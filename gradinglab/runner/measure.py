@@ -1,21 +1,29 @@
 """Trusted timing: the parent's clock around sealed rounds of calls (docs/result-schema.md, Timing).
 
 The time that grades is measured here, in the grader process, from the moment the parent sends a
-round's `go` until it has read that round's sample back from a regular file. The sample holds, for
-every call, a few thousand elements of each output and input at indices, and one weighted sum of
-all of each output's elements with signs, all drawn from a seed the parent sends only after the
-round ended. A patched harness can skip the calls and compute what is asked for once it is asked,
-inside the clock: the sums make that the whole outputs, not the sampled elements (_check_sums).
-But a sum is linear: for a permutation or a linear map it can be had from the inputs at the cost
-of the harness's own sum, which is subtracted below, so such a harness is graded near zero
-(docs/result-schema.md, "does not hold against"; open until the parent reads the outputs itself).
-What the clock then holds is that every call's outputs were computed between `go` and the read
-(the timed sets' inputs exist in the sandbox only from the first timed `go`, which carries their
-key: gpu_timing.masked); not that the submission's calls computed them (docs/result-schema.md,
-"Timing", says what that leaves). The harness's own per-round cost (unmasking sets in, flushing,
-snapshot copies, the sums, the pipe) is measured the same way with a no-op entry, before the seal
-and again after each batch of timed rounds, and the fastest no-op round is subtracted. Device
-events recorded inside the sandbox are reported and compared, never graded.
+round's `go` until it holds that round's sample. The sample holds, for every call, a few thousand
+elements of each output and input at indices, and one weighted sum of all of each output's
+elements with signs, all drawn from a seed the sandbox is not told before the round ended.
+
+On the CPU path the parent draws the sample itself, from the calls' snapshot slots in a file it
+made and reads through its own descriptor the moment the round's `end` arrives (slots.py): every
+output of every call must be in memory by then, so the work was done inside the clock.
+
+On the GPU path the slots are device memory the parent cannot read (CUDA IPC is not built), so it
+sends the seed after the round and reads the sample the sandbox writes, inside the clock. A
+patched harness can skip the calls and compute what is asked for once it is asked: the sums make
+that the whole outputs, not the sampled elements (_check_sums). But a sum is linear: for a
+permutation or a linear map it can be had from the inputs at the cost of the harness's own sum,
+which is subtracted below, so such a harness is graded near zero (docs/result-schema.md, "does
+not hold against"; the physical floor then rejects it for a TA's review). What the clock holds
+there is that every call's outputs were computed between `go` and the read (the timed sets'
+inputs exist in the sandbox only from the first timed `go`, which carries their key:
+gpu_timing.masked); not that the submission's calls computed them.
+
+The harness's own per-round cost (unmasking sets in, flushing, snapshot copies, the sample and
+sums, the pipe) is measured the same way with a no-op entry, before the seal and again after
+each batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded
+inside the sandbox are reported and compared, never graded.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from typing import Any
 
 import torch
 
-from . import gpu_timing, timing_check
+from . import gpu_timing, slots, timing_check
 from .compare import compare, inputs_unchanged
 from .messages import Msg
 from .problems import Problem
@@ -83,7 +91,6 @@ def _round(
     rng = random.SystemRandom()
     order = rng.sample(range(n_sets), n_sets)
     seed = rng.getrandbits(63)
-    name = f"sample-{b}-{r}.pt"
     # The sets' key only with a timed round's `go` (gpu_timing, "the timed sets travel masked");
     # a no-op round unmasks with a key of no use, at the same cost.
     key = rng.getrandbits(63) if noop else conv.mask_keys[b]
@@ -103,16 +110,39 @@ def _round(
     ):
         conv._broken("malformed end of round")
         raise Stop()
+    if conv.slot_files:  # the parent reads the calls' outputs itself, inside its clock
+        sample = gpu_timing.sample_of(_read_slots(conv, b), n_sets, seed, cfg.sample_count)
+    else:
+        sample = _sandbox_sample(conv, b, r, seed, cfg)
+    return Round(clock() - started, [float(x) for x in device_ms], order, seed, sample)
+
+
+def parent_reads(dev: torch.device) -> bool:
+    """Does the parent read the timed calls' slots itself (slots.py)? On the CPU path, from a
+    file both sides map. The GPU path's slots are device memory the parent cannot read yet (CUDA
+    IPC, not built), so there the sandbox samples them: docs/result-schema.md, "Timing"."""
+    return dev.type != "cuda"
+
+
+def _read_slots(conv: Conversation, b: int) -> slots.Slots:
+    try:
+        return conv.slot_files[b].read()
+    except slots.SlotsUnreadable as exc:
+        raise Stop(("wrong_answer", Msg("timed_unreadable", detail=exc))) from exc
+
+
+def _sandbox_sample(conv: Conversation, b: int, r: int, seed: int, cfg: RoundCfg) -> Any:
+    """The GPU path: the seed goes to the sandbox, its sample comes back in a file."""
+    name = f"sample-{b}-{r}.pt"
     sample_cmd = {"cmd": "sample", "bench": b, "round": r, "seed": seed}
     if not conv.command({**sample_cmd, "count": cfg.sample_count, "file": name}):
         raise Stop()
     if conv.expect("sampled", bench=b, round=r) is None:
         raise Stop()
     try:
-        sample = read_returned(conv.sandbox.job_dir / name, MAX_SAMPLE_BYTES)
+        return read_returned(conv.sandbox.job_dir / name, MAX_SAMPLE_BYTES)
     except Unreadable as exc:
         raise Stop(("wrong_answer", Msg("timed_unreadable", detail=exc))) from exc
-    return Round(clock() - started, [float(x) for x in device_ms], order, seed, sample)
 
 
 def calibrate(
@@ -324,15 +354,14 @@ def _scale_of(expected: torch.Tensor, atol: float, rtol: float) -> _SumScale | N
 
 
 def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) -> str | None:
-    name = f"full-{b}.pt"
-    if not conv.command({"cmd": "full", "bench": b, "file": name}):
-        raise Stop()
-    if conv.expect("fulled", bench=b) is None:
-        raise Stop()
-    cap = 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["inputs"].values())
-    cap += 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["outputs"].values())
+    """The last timed round's first call, every element: as the parent read it inside that
+    round's clock where it reads the slots itself, else as the sandbox saves it now."""
     try:
-        got = read_returned(conv.sandbox.job_dir / name, cap + 1024 * 1024)
+        got = (
+            gpu_timing.full_of(conv.slot_files[b].last_read()[0])
+            if conv.slot_files
+            else _sandbox_full(conv, b, bench)
+        )
         trusted = bench["trusted"][last.order[0]]
         for key, expected in trusted["expected"].items():
             value = got["outputs"][key]
@@ -342,8 +371,19 @@ def _full_check(conv: Conversation, b: int, bench: dict[str, Any], last: Round) 
             if not cmp.passed:
                 return cmp.message
         return inputs_unchanged(trusted["inputs"], got["inputs"])
-    except (Unreadable, KeyError, TypeError, IndexError) as exc:  # a tensor indexed by name
-        return Msg("timed_unreadable", detail=exc)
+    except (Unreadable, slots.SlotsUnreadable, KeyError, TypeError, IndexError) as exc:
+        return Msg("timed_unreadable", detail=exc)  # KeyError and the rest: a tensor by name
+
+
+def _sandbox_full(conv: Conversation, b: int, bench: dict[str, Any]) -> dict[str, Any]:
+    name = f"full-{b}.pt"
+    if not conv.command({"cmd": "full", "bench": b, "file": name}):
+        raise Stop()
+    if conv.expect("fulled", bench=b) is None:
+        raise Stop()
+    cap = 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["inputs"].values())
+    cap += 4 * sum(t.numel() * t.element_size() for t in bench["sets"][0]["outputs"].values())
+    return read_returned(conv.sandbox.job_dir / name, cap + 1024 * 1024)
 
 
 def _straddles(entry: dict[str, Any], problem: Problem) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from .sandbox import Outcome, Sandbox
+from .slots import SlotFile
 
 # Statuses a sealed harness may claim in `done` (a claim can only cost the student points).
 SEALED_STATUSES = ("compile_error", "runtime_error", "memory_limit", "timeout")
@@ -191,6 +192,9 @@ class Conversation:
         # Each benchmark's key to its masked sets (gpu_timing.masked): sent with the timed rounds'
         # `go` only, never in the job (the sandbox has the job before the seal).
         self.mask_keys: list[int] = []
+        # Each benchmark's snapshot slots where the parent reads them itself (slots.py, the CPU
+        # path); empty where the sandbox sends each round's sample (the GPU path).
+        self.slot_files: list[SlotFile] = []
 
     @property
     def stopped(self) -> bool:
@@ -246,6 +250,11 @@ class Conversation:
     def _broken(self, why: str) -> None:
         self.violation = why
         self.sandbox.kill()
+
+    def close(self) -> None:
+        """Let go of the parent's own descriptors (the slots' files); idempotent."""
+        for slot_file in self.slot_files:
+            slot_file.close()
 
     def finish(self) -> Outcome:
         """Stop the sandbox (the parent decides when) and say how it ended."""

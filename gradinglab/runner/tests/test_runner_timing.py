@@ -56,6 +56,7 @@ class FakeHarness:
         self.sandbox = SimpleNamespace(job_dir=job_dir)
         self.mask_keys = [0] * len(benches)  # any key: this fake answers from the trusted sets
         self.job = {"device": "cuda", "backend": "triton"}
+        self.slot_files: list[Any] = []  # the GPU path: the sandbox sends each round's sample
         self.now = 0.0  # s, the fake clock the parent reads
         self.pending: dict[str, Any] | None = None
         self.last_order: dict[int, list[int]] = {}
