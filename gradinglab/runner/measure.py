@@ -1,13 +1,15 @@
 """Trusted timing: the parent's clock around sealed rounds of calls (docs/result-schema.md, Timing).
 
 The time that grades is measured here, in the grader process, from the moment the parent sends a
-round's `go` until it holds that round's sample. The sample holds, for every call, a few thousand
-elements of each output and input at indices, and one weighted sum of all of each output's
-elements with signs, all drawn from a seed the sandbox is not told before the round ended.
+round's `go` until it holds what the round's sample is drawn from. The sample holds, for every
+call, a few thousand elements of each output and input at indices, and one weighted sum of all of
+each output's elements with signs, all drawn from a seed the sandbox is not told before the round
+ended.
 
-On the CPU path the parent draws the sample itself, from the calls' snapshot slots in a file it
-made and reads through its own descriptor the moment the round's `end` arrives (slots.py): every
-output of every call must be in memory by then, so the work was done inside the clock.
+On the CPU path the parent reads the calls' snapshot slots itself, from a file it made, through
+its own descriptor, the moment the round's `end` arrives (slots.py), and the clock stops when it
+has read them: every output of every call must be in memory by then, so the work was done inside
+the clock. It draws the sample from its copy afterwards.
 
 On the GPU path the slots are device memory the parent cannot read (CUDA IPC is not built), so it
 sends the seed after the round and reads the sample the sandbox writes, inside the clock. A
@@ -20,9 +22,10 @@ there is that every call's outputs were computed between `go` and the read (the 
 inputs exist in the sandbox only from the first timed `go`, which carries their key:
 gpu_timing.masked); not that the submission's calls computed them.
 
-The harness's own per-round cost (unmasking sets in, flushing, snapshot copies, the sample and
-sums, the pipe) is measured the same way with a no-op entry, before the seal and again after
-each batch of timed rounds, and the fastest no-op round is subtracted. Device events recorded
+The harness's own per-round cost (unmasking sets in, flushing, snapshot copies, the pipe, and the
+sandbox's sample and sums on the GPU path or the parent's read of the slots on the CPU path) is
+measured the same way with a no-op entry, before the seal and again after each batch of timed
+rounds, and the fastest no-op round is subtracted. Device events recorded
 inside the sandbox are reported and compared, never graded.
 """
 
@@ -110,11 +113,17 @@ def _round(
     ):
         conv._broken("malformed end of round")
         raise Stop()
-    if conv.slot_files:  # the parent reads the calls' outputs itself, inside its clock
-        sample = gpu_timing.sample_of(_read_slots(conv, b), n_sets, seed, cfg.sample_count)
+    if conv.slot_files:
+        # The parent's own copy of every call's slot is what was there when the clock stopped;
+        # sampling and summing it after the clock costs the round nothing, and the parent's
+        # Python work (slowed by its watcher threads holding the GIL) adds no noise to it.
+        taken = _read_slots(conv, b)
+        seconds = clock() - started
+        sample = gpu_timing.sample_of(taken, n_sets, seed, cfg.sample_count)
     else:
         sample = _sandbox_sample(conv, b, r, seed, cfg)
-    return Round(clock() - started, [float(x) for x in device_ms], order, seed, sample)
+        seconds = clock() - started
+    return Round(seconds, [float(x) for x in device_ms], order, seed, sample)
 
 
 def parent_reads(dev: torch.device) -> bool:
