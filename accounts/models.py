@@ -25,7 +25,14 @@ class Profile(models.Model):
         related_name="profile",
         verbose_name=_("用户"),
     )
-    student_id = models.CharField(_("学号"), max_length=32, unique=True)
+    student_id = models.CharField(
+        _("学号"),
+        max_length=32,
+        unique=True,
+        error_messages={
+            "unique": _("这个学号已属于另一名用户。请核对学号：一个学生只需一个账户。")
+        },
+    )
     display_name = models.CharField(_("姓名"), max_length=150)
     section = models.CharField(_("班级"), max_length=64, blank=True)
     pseudonym = models.CharField(_("排行榜昵称"), max_length=40, blank=True)

@@ -53,6 +53,9 @@ class GradeItem(models.Model):
         max_length=64,
         unique=True,
         help_text=_("稳定标识，如 quiz:12、lab:3"),
+        error_messages={
+            "unique": _("这个标识已被另一个成绩项使用。标识不能重复：请换一个，如 exam:2。")
+        },
         verbose_name=_("标识"),
     )
     title = models.CharField(_("名称"), max_length=200)
@@ -278,7 +281,12 @@ class Category(models.Model):
 
     DEFAULTS = (("quiz", "测验", "30"), ("lab", "实验", "50"), ("exam", "考试", "20"))
 
-    key = models.CharField(_("类别标识"), max_length=64, unique=True)
+    key = models.CharField(
+        _("类别标识"),
+        max_length=64,
+        unique=True,
+        error_messages={"unique": _("这个类别标识已被另一个类别使用。请换一个，如 project。")},
+    )
     title = models.CharField(_("名称"), max_length=100)
     weight = models.DecimalField(_("权重 %"), max_digits=5, decimal_places=2, validators=PERCENT)
     drop_lowest = models.PositiveSmallIntegerField(_("去掉最低的 N 项"), default=0)

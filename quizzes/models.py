@@ -34,7 +34,14 @@ class Question(models.Model):
         UNDERSTAND = "understand", _("理解")
         COMPUTE = "compute", _("计算")
 
-    bank_id = models.CharField(_("题目编号"), max_length=64, unique=True)
+    bank_id = models.CharField(
+        _("题目编号"),
+        max_length=64,
+        unique=True,
+        error_messages={
+            "unique": _("这个题目编号已被另一道题使用。请换一个，例如下一个序号（l5-s21）。")
+        },
+    )
     lecture = models.PositiveSmallIntegerField(_("讲次"))
     section = models.CharField(_("章节锚点"), max_length=32, help_text=_("如 sec-2-26"))
     qtype = models.CharField(_("题型"), max_length=16, choices=Type.choices)
@@ -172,7 +179,17 @@ class Quiz(models.Model):
     title_en = models.CharField(
         _("英文名称"), max_length=200, blank=True, help_text=_("英文页面显示它；留空则显示名称")
     )
-    slug = models.SlugField(_("短名"), max_length=64, unique=True)
+    slug = models.SlugField(
+        _("短名"),
+        max_length=64,
+        unique=True,
+        error_messages={
+            "unique": _(
+                "这个短名已被另一个测验使用。短名是测验网址的一部分，不能重复："
+                "请换一个，例如在末尾加上年份（quiz-5-2026）。"
+            )
+        },
+    )
     kind = models.CharField(_("类型"), max_length=16, choices=Kind.choices, default=Kind.GRADED)
     lecture = models.PositiveSmallIntegerField(
         _("讲次"),

@@ -12,6 +12,7 @@ from flagreview.forms import VerdictForm
 from flagreview.models import FlagResponse, FlagVerdict
 from gradebook.templatetags.gradebook_tags import status_label
 from gradinglab.models import Assignment
+from lectures.models import CoursePage
 from quizzes.models import Quiz
 from similarity.models import SimilarityDecision, SimilarityRun
 
@@ -95,15 +96,16 @@ def test_number_errors_end_in_a_chinese_full_stop(value: str, error: str) -> Non
 
 @pytest.mark.django_db
 def test_a_taken_unique_value_reads_as_a_sentence() -> None:
-    """Django's own: "具有 短名 的 测验 已存在。", word by word."""
-    Quiz.objects.create(title="测验一", slug="q-one")
+    """Django's own: "具有 短名 的 课程页面 已存在。", word by word. (A field staff edit says what to
+    do in words of its own: quizzes/tests/test_taken_names.py and the like.)"""
+    CoursePage.objects.create(slug="map", title="课程地图", body_md="")
     for language, said in (
-        ("zh-hans", "已有短名相同的测验。"),
-        ("en", "Quiz with this Slug already exists."),
+        ("zh-hans", "已有短名相同的课程页面。"),
+        ("en", "Course page with this Slug already exists."),
     ):
         with translation.override(language):
             with pytest.raises(ValidationError) as raised:
-                Quiz(title="另一个", slug="q-one").validate_unique()
+                CoursePage(slug="map", title="另一个", body_md="").validate_unique()
             assert raised.value.messages == [said]
 
 
