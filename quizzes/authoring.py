@@ -133,37 +133,39 @@ def _settings_check(quiz: Quiz) -> None:
 
 # --- questions written on the staff pages -----------------------------------------------------
 
+# One thing wrong with a question written on the staff pages: the form's field at fault ("" for
+# the whole question) and what to do, in the reader's language.
+Problem = tuple[str, str]
+
 
 class QuestionInvalid(QuizError):
-    """A question the bank's checks refuse; ``field`` names the form field at fault, or ""."""
+    """A question the bank's checks refuse, with every problem found (``problems``)."""
 
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
-        self.field = field
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(message for _field, message in problems))
+        self.problems = problems
 
 
 # The bank file's key -> the staff form's field, where they differ.
-_FORM_FIELD = {"choices.en": "choices_en", "tolerance": "abs_tol"}
+_FORM_FIELD = {"id": "bank_id", "type": "qtype", "choices.en": "choices_en", "tolerance": "abs_tol"}
 
 
-def question_raw(data: dict) -> dict:
-    """The form's cleaned data as a bank-file question mapping (the YAML format's keys)."""
-    raw: dict = {
-        "id": data["bank_id"],
-        "section": data["section"],
-        "type": data["qtype"],
-        "stem": data["stem"],
-        "explanation": data["explanation"],
-        "points": str(data["points"]),
-    }
-    if data.get("tag"):
-        raw["tag"] = data["tag"]
-    raw |= {key: data[key] for key in ("stem_en", "explanation_en") if data.get(key)}
-    if data["qtype"] in ("single", "multiple"):
-        raw["choices"] = _choices_raw(data.get("choices") or "", data.get("choices_en") or "")
-    elif data["qtype"] == "truefalse":
-        raw["answer"] = _truth(data.get("answer", ""))
-    elif data["qtype"] == "numeric":
+def question_raw(data: dict, problems: list[Problem]) -> dict:
+    """The form's cleaned data as a bank-file question mapping (the YAML format's keys). What only
+    the form can get wrong (a true/false answer's word, more English choices than Chinese ones)
+    is added to ``problems``. A field the form refused is not in ``data``, nor in the mapping."""
+    raw: dict = {"id": data.get("bank_id"), "section": data.get("section")}
+    raw["type"] = data.get("qtype")
+    texts = ("stem", "explanation", "tag", "stem_en", "explanation_en")
+    raw |= {key: data[key] for key in texts if data.get(key)}
+    if data.get("points") is not None:
+        raw["points"] = str(data["points"])
+    if raw["type"] in ("single", "multiple"):
+        chinese, english = data.get("choices") or "", data.get("choices_en") or ""
+        raw["choices"] = _choices_raw(chinese, english, problems)
+    elif raw["type"] == "truefalse":
+        raw["answer"] = _truth(data.get("answer", ""), problems)
+    elif raw["type"] == "numeric":
         raw["answer"] = data.get("answer", "")
         raw["tolerance"] = {"abs": str(data.get("abs_tol") or 0)}
         if data.get("unit"):
@@ -179,31 +181,29 @@ _TRUE_WORDS = {"对", "正确", "是", "√", "✓", "true", "t", "yes", "y", "1
 _FALSE_WORDS = {"错", "错误", "否", "×", "✗", "false", "f", "no", "n", "0"}
 
 
-def _truth(answer: str) -> bool:
+def _truth(answer: str, problems: list[Problem]) -> bool | None:
     word = answer.strip().lower()
     if word in _TRUE_WORDS | _FALSE_WORDS:
         return word in _TRUE_WORDS
-    raise QuestionInvalid(_("判断题的答案请写“对”或“错”（也可写 true / false）。"), "answer")
+    problems.append(("answer", _("判断题的答案请写“对”或“错”（也可写 true / false）。")))
+    return None
 
 
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _choices_raw(chinese: str, english: str) -> list[dict]:
+def _choices_raw(chinese: str, english: str, problems: list[Problem]) -> list[dict]:
     """One choice a line, * before the right ones; the English lines go with the Chinese ones in
     order (a * there is ignored: which choices are right is said once, on the Chinese lines)."""
     zh, en = _lines(chinese), [line.lstrip("*").strip() for line in _lines(english)]
     if len(en) > len(zh):
-        raise QuestionInvalid(
-            ngettext(
-                "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
-                "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
-                len(en),
-            )
-            % {"en": len(en), "zh": len(zh)},
-            "choices_en",
+        message = ngettext(
+            "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
+            "英文选项有 %(en)d 行，比中文选项（%(zh)d 行）多。",
+            len(en),
         )
+        problems.append(("choices_en", message % {"en": len(en), "zh": len(zh)}))
     return [
         {
             "text": line.lstrip("*").strip(),
@@ -224,15 +224,32 @@ def _form_message(exc: BankError) -> str:
     return _("请填写这一项。")
 
 
+def question_check(*, lecture: int, data: dict) -> QuestionSpec:
+    """The staff form's question validated like a bank file's question: its spec, or
+    QuestionInvalid with every problem found, so the author fixes them all in one save. A field
+    the form's own words already say is wrong (the true/false answer) is not said wrong twice."""
+    problems: list[Problem] = []
+    if data.get("bank_id") and Question.objects.filter(bank_id=data["bank_id"]).exists():
+        problems.append(("bank_id", _("题目编号“%(id)s”已被使用。") % {"id": data["bank_id"]}))
+    raw = question_raw(data, problems)
+    said = {field for field, _message in problems}
+    try:
+        spec = parse_question("staff", 0, raw, lecture, None)
+    except BankError as exc:
+        for error in exc.errors:
+            field = _FORM_FIELD.get(error.key, error.key)
+            if field not in said:
+                problems.append((field, _form_message(error)))
+    else:
+        if not problems:
+            return spec
+    raise QuestionInvalid(problems)
+
+
 @transaction.atomic
 def question_create_staff(*, lecture: int, data: dict) -> Question:
     """Validate like a bank file's question, then store it as the staff pages' own."""
-    if Question.objects.filter(bank_id=data["bank_id"]).exists():
-        raise QuestionInvalid(_("题目编号“%(id)s”已被使用。") % {"id": data["bank_id"]}, "bank_id")
-    try:
-        spec: QuestionSpec = parse_question("staff", 0, question_raw(data), lecture, None)
-    except BankError as exc:
-        raise QuestionInvalid(_form_message(exc), _FORM_FIELD.get(exc.key, exc.key)) from exc
+    spec = question_check(lecture=lecture, data=data)
     question = Question.objects.create(
         bank_id=spec.id, origin="staff", **_question_fields(spec, source_file="")
     )

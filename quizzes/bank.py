@@ -1,7 +1,9 @@
 """Question-bank files: parse and validate, with no database access.
 
 One YAML file per lecture under ``content/quizzes/``. Every problem is reported as a
-``BankError`` naming the file and the question id, so an author can fix it without guessing.
+``BankError`` naming the file and the question id, so an author can fix it without guessing; a
+question's checks go on past the first problem, and ``BankErrors`` reports every one found (the
+staff form shows each at its field; said one at a time, three mistakes took three saves).
 ``import_quizzes`` (services.bank_import_file) writes a validated file in one transaction.
 """
 
@@ -66,6 +68,41 @@ class BankError(ValueError):
         else:
             text = _("%(file)s：%(message)s")
         super().__init__(text % {"file": file, "id": question_id, "message": message})
+
+    @property
+    def errors(self) -> list[BankError]:
+        """Every error this one stands for: itself (``BankErrors`` holds several)."""
+        return [self]
+
+
+class BankErrors(BankError):
+    """Several errors at once, a line each; its file, id, message and key are the first one's."""
+
+    def __init__(self, errors: list[BankError]) -> None:
+        first = errors[0]
+        super().__init__(first.file, first.question_id, first.message, first.key)
+        self.args = ("\n".join(str(error) for error in errors),)
+        self._errors = errors
+
+    @property
+    def errors(self) -> list[BankError]:
+        return self._errors
+
+
+@dataclass
+class _Problems:
+    """The errors found so far in one question: each check adds its own and the next goes on."""
+
+    file: str
+    question_id: str
+    found: list[BankError] = field(default_factory=list)
+
+    def add(self, message: str, key: str = "") -> None:
+        self.found.append(BankError(self.file, self.question_id, message, key))
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise BankErrors(self.found)
 
 
 def choice_key(text: str) -> str:
@@ -145,12 +182,19 @@ def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
         raise BankError(name, None, _("questions 必须是非空列表"))
     bank = BankFile(path=path, lecture=lecture, title=title.strip())
     seen: set[str] = set()
+    errors: list[BankError] = []  # of every question: the file is fixed in one go
     for index, raw in enumerate(raw_questions):
-        spec = _parse_question(name, index, raw, lecture, anchors)
+        try:
+            spec = _parse_question(name, index, raw, lecture, anchors)
+        except BankError as exc:
+            errors += exc.errors
+            continue
         if spec.id in seen:
-            raise BankError(name, spec.id, _("本文件中题目编号重复"))
+            errors.append(BankError(name, spec.id, _("本文件中题目编号重复")))
         seen.add(spec.id)
         bank.questions.append(spec)
+    if errors:
+        raise BankErrors(errors)
     return bank
 
 
@@ -177,53 +221,46 @@ def _parse_question(
     anchors: set[str] | None,
     require_tag: bool = True,
 ) -> QuestionSpec:
+    """One question, or ``BankErrors`` with every problem found. A check whose input is already
+    wrong is skipped (no § check against a malformed section), so each cause is said once."""
     if not isinstance(raw, dict):
         raise BankError(name, f"#{index + 1}", _("每道题必须是一个映射"))
     qid = raw.get("id")
+    problems = _Problems(name, qid if isinstance(qid, str) else f"#{index + 1}")
     if not isinstance(qid, str) or not ID_RE.match(qid):
-        label = f"#{index + 1}" if not isinstance(qid, str) else qid
-        raise BankError(name, label, _("id 必须匹配 [a-z0-9][a-z0-9-]*（最长 64 个字符）"))
+        problems.add(_("id 必须匹配 [a-z0-9][a-z0-9-]*（最长 64 个字符）"), key="id")
     qtype = raw.get("type")
     if qtype not in QUESTION_TYPES:
-        raise BankError(
-            name, qid, _("type 必须是以下之一：%(types)s") % {"types": ", ".join(QUESTION_TYPES)}
-        )
-    unknown = set(raw) - COMMON_KEYS - TYPE_KEYS[qtype]
-    if unknown:
+        types = ", ".join(QUESTION_TYPES)
+        problems.add(_("type 必须是以下之一：%(types)s") % {"types": types}, key="type")
+    elif unknown := set(raw) - COMMON_KEYS - TYPE_KEYS[qtype]:
         keys = ", ".join(sorted(unknown))
-        raise BankError(
-            name, qid, _("%(type)s 题不认识的键：%(keys)s") % {"type": qtype, "keys": keys}
-        )
-    section = _parse_section(name, qid, raw.get("section"), anchors)
-    stem = _text(name, qid, raw, "stem")
-    explanation = _text(name, qid, raw, "explanation")
+        problems.add(_("%(type)s 题不认识的键：%(keys)s") % {"type": qtype, "keys": keys})
+    section = _parse_section(problems, raw.get("section"), anchors)
+    stem = _text(problems, raw, "stem")
+    explanation = _text(problems, raw, "explanation")
     number = section.removeprefix("sec-").replace("-", ".")
-    if f"§{number}" not in explanation:
+    if section and explanation and f"§{number}" not in explanation:
         message = _("解析必须注明所属章节（§%(number)s）") % {"number": number}
-        raise BankError(name, qid, message, key="explanation")
-    base = {
-        "id": qid,
-        "lecture": lecture,
-        "section": section,
-        "type": qtype,
-        "stem": stem,
-        "explanation": explanation,
-        "points": _points(name, qid, raw.get("points", 1)),
-    }
+        problems.add(message, key="explanation")
+    points = _points(problems, raw.get("points", 1))
     parser = {
         "single": _parse_choices,
         "multiple": _parse_choices,
         "truefalse": _parse_truefalse,
         "numeric": _parse_numeric,
         "param": _parse_param,
-    }[qtype]
-    typed = parser(name, qid, qtype, raw, stem)
-    extra = _parse_tag_and_english(name, qid, raw, typed, require_tag)
+    }.get(qtype)
+    typed = parser(problems, qtype, raw, stem) if parser else {}
+    extra = _parse_tag_and_english(problems, raw, typed, require_tag)
+    problems.raise_any()
+    base = {"id": qid, "lecture": lecture, "section": section, "type": qtype}
+    base |= {"stem": stem, "explanation": explanation, "points": points}
     return QuestionSpec(**base, **typed, **extra)
 
 
 def _parse_tag_and_english(
-    name: str, qid: str, raw: dict, typed: dict, tag_required: bool = True
+    problems: _Problems, raw: dict, typed: dict, tag_required: bool = True
 ) -> dict:
     """The question's level (recall / understand / compute) and its English text.
 
@@ -233,52 +270,50 @@ def _parse_tag_and_english(
     any is shown in Chinese. The course's own bank is checked complete by test_bank_counts."""
     tag = raw.get("tag", "")
     if (tag_required or tag) and tag not in QUESTION_TAGS:
-        raise BankError(
-            name, qid, _("tag 必须是以下之一：%(tags)s") % {"tags": ", ".join(QUESTION_TAGS)}, "tag"
-        )
+        tags = ", ".join(QUESTION_TAGS)
+        problems.add(_("tag 必须是以下之一：%(tags)s") % {"tags": tags}, key="tag")
     choices = typed.get("choices", ())
     if not ({"stem_en", "explanation_en"} & set(raw) or any(c.text_en for c in choices)):
         return {"tag": tag}
-    stem_en = _text(name, qid, raw, "stem_en")
-    explanation_en = _text(name, qid, raw, "explanation_en")
-    if "§" not in explanation_en:
-        raise BankError(
-            name,
-            qid,
-            _("英文解析（explanation_en）必须像中文解析一样注明章节（§）"),
-            key="explanation_en",
-        )
-    if typed.get("generator"):
-        _check_placeholders(name, qid, typed["generator"], stem_en)
-    missing = [i + 1 for i, c in enumerate(choices) if not c.text_en]
-    if missing:
-        raise BankError(
-            name, qid, _("选项 %(n)d 没有英文（en）") % {"n": missing[0]}, key="choices.en"
-        )
+    stem_en = _text(problems, raw, "stem_en")
+    explanation_en = _text(problems, raw, "explanation_en")
+    if explanation_en and "§" not in explanation_en:
+        message = _("英文解析（explanation_en）必须像中文解析一样注明章节（§）")
+        problems.add(message, key="explanation_en")
+    if typed.get("generator") and stem_en:
+        _check_placeholders(problems, typed["generator"], stem_en)
+    for n, choice in enumerate(choices, start=1):
+        if not choice.text_en:
+            problems.add(_("选项 %(n)d 没有英文（en）") % {"n": n}, key="choices.en")
     return {"tag": tag, "stem_en": stem_en, "explanation_en": explanation_en}
 
 
-def _parse_section(name: str, qid: str, section: object, anchors: set[str] | None) -> str:
+def _parse_section(problems: _Problems, section: object, anchors: set[str] | None) -> str:
+    """The section anchor, or "" when it is not one (its problem added)."""
     if not isinstance(section, str) or not ANCHOR_RE.match(section):
-        raise BankError(name, qid, _("section 必须形如 sec-N-M（讲义编号 N.M）"), key="section")
+        problems.add(_("section 必须形如 sec-N-M（讲义编号 N.M）"), key="section")
+        return ""
     if anchors is not None and section not in anchors:
-        raise BankError(
-            name, qid, _("讲义中没有章节锚点 %(section)s") % {"section": section}, key="section"
-        )
+        message = _("讲义中没有章节锚点 %(section)s") % {"section": section}
+        problems.add(message, key="section")
+        return ""
     return section
 
 
-def _text(name: str, qid: str, raw: dict, key: str) -> str:
+def _text(problems: _Problems, raw: dict, key: str) -> str:
+    """The key's text, stripped, or "" when it has none (its problem added)."""
     value = raw.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise BankError(name, qid, bank_empty_message(key), key=key)
+        problems.add(bank_empty_message(key), key=key)
+        return ""
     return value.strip()
 
 
-def _points(name: str, qid: str, value: object) -> Decimal:
+def _points(problems: _Problems, value: object) -> Decimal:
     number = _decimal(value)
     if number is None or number <= 0:
-        raise BankError(name, qid, _("points 必须是正数"), key="points")
+        problems.add(_("points 必须是正数"), key="points")
+        return Decimal("1")
     return number
 
 
@@ -292,74 +327,80 @@ def _decimal(value: object) -> Decimal | None:
     return number if number.is_finite() else None
 
 
-def _parse_choices(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
+def _parse_choices(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
+    """The choices, each checked; the rules over all of them (distinct, how many are right) only
+    when every one is well formed, as a choice left out would change their count."""
     choices = raw.get("choices")
     if not isinstance(choices, list) or len(choices) < 2:
-        raise BankError(name, qid, _("至少需要 2 个选项（choices 列表）"), key="choices")
+        problems.add(_("至少需要 2 个选项（choices 列表）"), key="choices")
+        return {"choices": ()}
     if len(choices) > len(string.ascii_lowercase):
-        raise BankError(
-            name, qid, _("选项过多（最多 %(max)d 个）") % {"max": len(string.ascii_lowercase)}
-        )
-    parsed = []
-    for i, choice in enumerate(choices):
-        if not isinstance(choice, dict) or not isinstance(choice.get("text"), str):
-            raise BankError(name, qid, _("选项 %(n)d 必须是含 text 字符串的映射") % {"n": i + 1})
-        if set(choice) - {"text", "en", "correct"}:
-            raise BankError(
-                name, qid, _("选项 %(n)d 含不认识的键（只允许 text、en、correct）") % {"n": i + 1}
-            )
-        correct = choice.get("correct", False)
-        if not isinstance(correct, bool):
-            raise BankError(name, qid, _("选项 %(n)d：correct 必须是 true 或 false") % {"n": i + 1})
-        text = choice["text"].strip()
-        if not text:
-            raise BankError(name, qid, _("选项 %(n)d 的内容为空") % {"n": i + 1}, key="choices")
-        text_en = choice.get("en", "")
-        if not isinstance(text_en, str):
-            raise BankError(name, qid, _("选项 %(n)d：en 必须是字符串") % {"n": i + 1})
-        parsed.append(
-            ChoiceSpec(key=choice_key(text), text=text, correct=correct, text_en=text_en.strip())
-        )
-    if len({c.text for c in parsed}) != len(parsed):
-        raise BankError(name, qid, _("有两个选项内容相同"), key="choices")
-    if len({c.key for c in parsed}) != len(parsed):
-        raise BankError(
-            name, qid, _("有两个选项的键相同（哈希冲突），请改写其中一个"), key="choices"
-        )
+        most = len(string.ascii_lowercase)
+        problems.add(_("选项过多（最多 %(max)d 个）") % {"max": most}, key="choices")
+        return {"choices": ()}
+    parsed = [_parse_choice(problems, n, choice) for n, choice in enumerate(choices, start=1)]
+    if None in parsed:
+        return {"choices": ()}
+    texts = {c.text for c in parsed}
+    if len(texts) != len(parsed):
+        problems.add(_("有两个选项内容相同"), key="choices")
+    elif len({c.key for c in parsed}) != len(parsed):
+        problems.add(_("有两个选项的键相同（哈希冲突），请改写其中一个"), key="choices")
     n_correct = sum(c.correct for c in parsed)
     if qtype == "single" and n_correct != 1:
-        raise BankError(
-            name,
-            qid,
-            _("单选题必须恰有一个正确选项（现有 %(n)d 个）") % {"n": n_correct},
-            "choices",
-        )
+        message = _("单选题必须恰有一个正确选项（现有 %(n)d 个）") % {"n": n_correct}
+        problems.add(message, key="choices")
     if qtype == "multiple" and n_correct < 1:
-        raise BankError(name, qid, _("多选题至少要有一个正确选项"), key="choices")
+        problems.add(_("多选题至少要有一个正确选项"), key="choices")
     return {"choices": tuple(parsed)}
 
 
-def _parse_truefalse(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
+def _parse_choice(problems: _Problems, n: int, choice: object) -> ChoiceSpec | None:
+    """Choice number ``n``, or None when it cannot be read (its problems added)."""
+    if not isinstance(choice, dict) or not isinstance(choice.get("text"), str):
+        problems.add(_("选项 %(n)d 必须是含 text 字符串的映射") % {"n": n}, key="choices")
+        return None
+    if set(choice) - {"text", "en", "correct"}:
+        message = _("选项 %(n)d 含不认识的键（只允许 text、en、correct）") % {"n": n}
+        problems.add(message, key="choices")
+    text, correct, text_en = (
+        choice["text"].strip(),
+        choice.get("correct", False),
+        choice.get("en", ""),
+    )
+    if not isinstance(correct, bool):
+        problems.add(_("选项 %(n)d：correct 必须是 true 或 false") % {"n": n}, key="choices")
+    if not text:
+        problems.add(_("选项 %(n)d 的内容为空") % {"n": n}, key="choices")
+    if not isinstance(text_en, str):
+        problems.add(_("选项 %(n)d：en 必须是字符串") % {"n": n}, key="choices.en")
+    if not (text and isinstance(correct, bool) and isinstance(text_en, str)):
+        return None
+    return ChoiceSpec(key=choice_key(text), text=text, correct=correct, text_en=text_en.strip())
+
+
+def _parse_truefalse(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
     answer = raw.get("answer")
     if not isinstance(answer, bool):
-        raise BankError(name, qid, _("判断题需要 answer: true 或 answer: false"))
+        problems.add(_("判断题需要 answer: true 或 answer: false"), key="answer")
     return {"answer": answer}
 
 
-def _parse_numeric(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
+def _parse_numeric(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
     answer = _decimal(raw.get("answer"))
     if answer is None:
-        raise BankError(name, qid, _("数值题需要数值答案（answer）"), key="answer")
+        problems.add(_("数值题需要数值答案（answer）"), key="answer")
     tolerance = raw.get("tolerance")
+    abs_tol = rel_tol = Decimal("0")
     if not isinstance(tolerance, dict) or not tolerance or set(tolerance) - {"abs", "rel"}:
-        raise BankError(name, qid, _("tolerance 必须是含 abs 和/或 rel 的映射"))
-    abs_tol = _decimal(tolerance.get("abs", 0))
-    rel_tol = _decimal(tolerance.get("rel", 0))
-    if abs_tol is None or rel_tol is None or abs_tol < 0 or rel_tol < 0:
-        raise BankError(name, qid, _("允许误差必须是非负数"), key="tolerance")
+        problems.add(_("tolerance 必须是含 abs 和/或 rel 的映射"), key="tolerance")
+    else:
+        abs_tol, rel_tol = _decimal(tolerance.get("abs", 0)), _decimal(tolerance.get("rel", 0))
+        if abs_tol is None or rel_tol is None or abs_tol < 0 or rel_tol < 0:
+            problems.add(_("允许误差必须是非负数"), key="tolerance")
     unit, unit_en = raw.get("unit", ""), raw.get("unit_en", raw.get("unit", ""))
     if not isinstance(unit, str) or not isinstance(unit_en, str):
-        raise BankError(name, qid, _("unit 与 unit_en 必须是字符串"))
+        problems.add(_("unit 与 unit_en 必须是字符串"), key="unit")
     return {
         "answer": answer,
         "abs_tol": abs_tol,
@@ -369,25 +410,24 @@ def _parse_numeric(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dic
     }
 
 
-def _parse_param(name: str, qid: str, qtype: str, raw: dict, stem: str) -> dict:
+def _parse_param(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
     generator = raw.get("generator")
     if not isinstance(generator, str) or generator not in GENERATORS:
-        raise BankError(name, qid, _("未知的生成器 %(generator)s") % {"generator": repr(generator)})
-    _check_placeholders(name, qid, generator, stem)
+        message = _("未知的生成器 %(generator)s") % {"generator": repr(generator)}
+        problems.add(message, key="generator")
+        return {"generator": ""}
+    if stem:
+        _check_placeholders(problems, generator, stem)
     return {"generator": generator}
 
 
-def _check_placeholders(name: str, qid: str, generator: str, stem: str) -> None:
+def _check_placeholders(problems: _Problems, generator: str, stem: str) -> None:
     params = generate(generator, 0).params
     fields = {f for _, f, _, _ in string.Formatter().parse(stem) if f}
-    missing = fields - set(params)
-    if missing:
-        raise BankError(
-            name,
-            qid,
-            _("题干中的占位符不由 %(generator)s 生成：%(names)s")
-            % {"generator": generator, "names": ", ".join(sorted(missing))},
-        )
+    if missing := fields - set(params):
+        message = _("题干中的占位符不由 %(generator)s 生成：%(names)s")
+        names = ", ".join(sorted(missing))
+        problems.add(message % {"generator": generator, "names": names})
 
 
 def parse_question(

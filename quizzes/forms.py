@@ -3,6 +3,7 @@ and in quizzes.authoring)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from decimal import Decimal
 
 from django import forms
@@ -11,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import LanguageMarkedModelForm, mark_field_languages
 from pdcsite.formfields import RowsField, column_decimal, plausible_moment
 from pdcsite.params import MAX_ID
-from quizzes.authoring import RuleSpec
+from quizzes.authoring import QuestionInvalid, RuleSpec, question_check
 from quizzes.bank import ANCHOR_RE, ID_RE
 from quizzes.models import LECTURE_MAX, LECTURE_MIN, Question, Quiz, QuizQuestion, QuizRule
 from quizzes.selectors import flat_late_percent, late_terms, quiz_late_item
@@ -225,3 +226,22 @@ class QuestionForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         mark_field_languages(self.fields)
+
+    def clean(self) -> dict:
+        """The bank's checks too, on every field the form accepted: all that is wrong with the
+        question is said in one save, each at its field (not the first the bank met, and not
+        only once the form's own fields were right)."""
+        data = super().clean()
+        refused = set(self.errors)  # said by the form's fields: not said again by the bank
+        try:
+            question_check(lecture=data.get("lecture") or LECTURE_MIN, data=data)
+        except QuestionInvalid as exc:
+            self.add_problems(exc, refused)
+        return data
+
+    def add_problems(self, exc: QuestionInvalid, refused: Collection[str] = ()) -> None:
+        """Each problem at its field (a problem of the whole question above the form)."""
+        for field, message in exc.problems:
+            name = field if field in self.fields else None
+            if name not in refused:
+                self.add_error(name, message)

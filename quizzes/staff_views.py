@@ -88,8 +88,8 @@ def question_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             question = authoring.question_create_staff(lecture=data["lecture"], data=data)
-        except authoring.QuestionInvalid as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        except authoring.QuestionInvalid as exc:  # the id was taken since the form's check
+            form.add_problems(exc)
         else:
             messages.success(request, _("已保存题目 %(id)s。") % {"id": question.bank_id})
             return redirect(f"{_url('quizzes:staff_bank')}?lecture={question.lecture}")
