@@ -16,9 +16,16 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
-from quizzes.bank import BankError, QuestionSpec, bank_empty_message, parse_question
+from quizzes.bank import (
+    NOT_A_NUMBER,
+    TOO_FEW_CHOICES,
+    BankError,
+    QuestionSpec,
+    bank_empty_message,
+    parse_question,
+)
 from quizzes.models import Choice, Question, Quiz, QuizQuestion, QuizRule
 from quizzes.services import (
     QuizError,
@@ -214,11 +221,19 @@ def _choices_raw(chinese: str, english: str, problems: list[Problem]) -> list[di
     ]
 
 
+# A bank file's words that name a YAML key ("（choices 列表）"), and the form's beside its field.
+_FORM_WORDS = (
+    (TOO_FEW_CHOICES, gettext_lazy("至少需要 2 个选项：每行写一个，正确项以 * 开头。")),
+    (NOT_A_NUMBER, gettext_lazy("数值题的答案请填一个数，如 3.5 或 1e-3。")),
+)
+
+
 def _form_message(exc: BankError) -> str:
     """A bank file's message names its YAML key ("“explanation_en”必须是非空字符串"); next to the
     form's field, say what to do instead."""
-    if str(exc.message) != str(bank_empty_message(exc.key)):
-        return str(exc.message)
+    message = str(exc.message)
+    if message != str(bank_empty_message(exc.key)):
+        return next((str(form) for bank, form in _FORM_WORDS if message == str(bank)), message)
     if exc.key in ("stem_en", "explanation_en"):
         return _("写了英文（题干、解析或选项）时，英文题干和英文解析都要填写。")
     return _("请填写这一项。")

@@ -53,6 +53,8 @@ def bank_empty_message(key: str) -> str:
 
 
 ID_TAKEN = gettext_lazy("编号已在 %(file)s 中使用")
+TOO_FEW_CHOICES = gettext_lazy("至少需要 2 个选项（choices 列表）")
+NOT_A_NUMBER = gettext_lazy("数值题需要数值答案（answer）")
 
 
 class BankError(ValueError):
@@ -332,7 +334,7 @@ def _parse_choices(problems: _Problems, qtype: str, raw: dict, stem: str) -> dic
     when every one is well formed, as a choice left out would change their count."""
     choices = raw.get("choices")
     if not isinstance(choices, list) or len(choices) < 2:
-        problems.add(_("至少需要 2 个选项（choices 列表）"), key="choices")
+        problems.add(str(TOO_FEW_CHOICES), key="choices")
         return {"choices": ()}
     if len(choices) > len(string.ascii_lowercase):
         most = len(string.ascii_lowercase)
@@ -389,7 +391,7 @@ def _parse_truefalse(problems: _Problems, qtype: str, raw: dict, stem: str) -> d
 def _parse_numeric(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
     answer = _decimal(raw.get("answer"))
     if answer is None:
-        problems.add(_("数值题需要数值答案（answer）"), key="answer")
+        problems.add(str(NOT_A_NUMBER), key="answer")
     tolerance = raw.get("tolerance")
     abs_tol = rel_tol = Decimal("0")
     if not isinstance(tolerance, dict) or not tolerance or set(tolerance) - {"abs", "rel"}:

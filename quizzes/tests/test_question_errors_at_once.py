@@ -91,7 +91,7 @@ def test_a_wrong_answer_is_said_once_beside_the_other_mistakes(client_ta) -> Non
     assert len(_field_errors(page, "points")) == 1  # the form's own (Django's) words
     numeric = QUESTION | {"qtype": "numeric", "choices": "", "answer": "三", "explanation": "无"}
     page = _post(client_ta, numeric)
-    assert _field_errors(page, "answer") == ["数值题需要数值答案（answer）"]
+    assert len(_field_errors(page, "answer")) == 1
     assert _field_errors(page, "explanation") == ["解析必须注明所属章节（§5.3）"]
 
 
