@@ -358,10 +358,12 @@ def _parse_choices(problems: _Problems, qtype: str, raw: dict, stem: str) -> dic
 
 
 def _parse_choice(problems: _Problems, n: int, choice: object) -> ChoiceSpec | None:
-    """Choice number ``n``, or None when it cannot be read (its problems added)."""
+    """Choice number ``n``, or None when anything in it is wrong (its problems added): a misspelt
+    key may be "correct", so the count of right choices would not be the author's."""
     if not isinstance(choice, dict) or not isinstance(choice.get("text"), str):
         problems.add(_("选项 %(n)d 必须是含 text 字符串的映射") % {"n": n}, key="choices")
         return None
+    before = len(problems.found)
     if set(choice) - {"text", "en", "correct"}:
         message = _("选项 %(n)d 含不认识的键（只允许 text、en、correct）") % {"n": n}
         problems.add(message, key="choices")
@@ -376,7 +378,7 @@ def _parse_choice(problems: _Problems, n: int, choice: object) -> ChoiceSpec | N
         problems.add(_("选项 %(n)d 的内容为空") % {"n": n}, key="choices")
     if not isinstance(text_en, str):
         problems.add(_("选项 %(n)d：en 必须是字符串") % {"n": n}, key="choices.en")
-    if not (text and isinstance(correct, bool) and isinstance(text_en, str)):
+    if len(problems.found) > before:
         return None
     return ChoiceSpec(key=choice_key(text), text=text, correct=correct, text_en=text_en.strip())
 

@@ -124,3 +124,18 @@ def test_a_bank_files_question_says_all_its_problems(tmp_path: Path) -> None:
         ("l1-many", "choices"),
         ("l1-many", "tag"),
     ]
+
+
+def test_a_misspelt_choice_key_is_said_alone(tmp_path: Path) -> None:
+    """Not also "exactly one correct choice (has 0)": the misspelt key was that choice's correct."""
+    choices = [{"text": "甲", "corect": True}, {"text": "乙"}]
+    question = {"id": "l1-typo", "section": "sec-1-17", "type": "single", "tag": "recall"}
+    question |= {"stem": "问题", "choices": choices, "explanation": "§1.17"}
+    path = tmp_path / "lec.yaml"
+    body = {"lecture": 1, "title": "测试", "questions": [question]}
+    path.write_text(yaml.safe_dump(body, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(BankError) as refused:
+        load_bank_file(path, anchors=None)
+    assert [e.message for e in refused.value.errors] == [
+        "选项 1 含不认识的键（只允许 text、en、correct）"
+    ]
