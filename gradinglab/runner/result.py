@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -61,11 +62,7 @@ def cap_text(text: Any, limit: int, *, tail: bool = False) -> str:
     keep its head and its tail: a log's error (a traceback, the compiler's last lines) is usually
     at its end, which a cut keeping the head alone dropped."""
     s = "" if text is None else str(text)
-    if len(s) <= limit:
-        return s
-    keep = max(0, limit - len(_truncated(len(s))))  # characters of s kept; the note fits beside
-    head = keep - keep // 2 if tail else keep
-    return s[:head] + _truncated(len(s) - keep) + s[len(s) - (keep - head) :]
+    return cut_text(s, limit, CHARACTERS, _truncated, tail=tail)
 
 
 def _truncated(cut_chars: int) -> str:
@@ -182,22 +179,37 @@ def _highest_level(sizes: list[int], budget: int) -> int:
 
 def cut_to_wire(text: str, budget_bytes: int) -> str:
     """`text` in at most `budget_bytes` wire bytes (without its quotes) and no more characters than
-    it had (its cap): its head and its tail (where a log's error usually is) around a marker that
-    says how many characters were cut."""
-    if _wire_len(text) <= budget_bytes:
-        return text
-    widest = _cut_marker(len(text))  # no cut of this text needs a longer marker
-    room, keep = budget_bytes - _wire_len(widest), len(text) - len(widest)  # bytes, characters
-    if room < 0 or keep < 0:
-        return "…" if _wire_len("…") <= budget_bytes else ""
-    costs = [_char_wire_len(c) for c in text]
-    head = min(_fitting(costs, room // 2), keep // 2)
-    tail = min(_fitting(reversed(costs), room - sum(costs[:head])), keep - head)
-    return text[:head] + _cut_marker(len(text) - head - tail) + text[len(text) - tail :]
+    it had (its cap), head and tail kept (cut_text)."""
+    return cut_text(text, budget_bytes, WIRE_BYTES, _cut_marker, tail=True)
 
 
 def _cut_marker(cut_chars: int) -> str:
     return f"\n… [{cut_chars} characters cut: the result must fit the web's size limit] …\n"
+
+
+def cut_text(
+    text: str, budget: int, measure: Measure, marker: Callable[[int], str], *, tail: bool
+) -> str:
+    """`text` within `budget` (as `measure` counts it) and no longer than it was: its head and, with
+    `tail`, its tail (the head has the larger half) around `marker(n)`, which says how many
+    characters (n) were cut, so a cut is never silent. A budget too small for the marker leaves
+    "…", or nothing."""
+    if measure.text(text) <= budget:
+        return text
+    widest = marker(len(text))  # no cut of this text needs a longer marker
+    room, keep = budget - measure.text(widest), len(text) - len(widest)  # budget units, characters
+    if room < 0 or keep < 0:
+        return "…" if measure.text("…") <= budget else ""
+    head = min(_fitting(map(measure.char, text), _head_share(room, tail)), _head_share(keep, tail))
+    end = 0  # characters kept from the end
+    if tail:
+        end_room = room - measure.text(text[:head])
+        end = min(_fitting(map(measure.char, reversed(text)), end_room), keep - head)
+    return text[:head] + marker(len(text) - head - end) + text[len(text) - end :]
+
+
+def _head_share(amount: int, tail: bool) -> int:
+    return amount - amount // 2 if tail else amount
 
 
 def _fitting(costs: Iterable[int], room: int) -> int:
@@ -218,6 +230,19 @@ def _wire_len(text: str) -> int:
 @lru_cache(maxsize=4096)
 def _char_wire_len(char: str) -> int:
     return _wire_len(char)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """How a budget counts a text: whole (the fast check), and one character at a time (to place a
+    cut). The two agree: a text costs the sum of its characters."""
+
+    text: Callable[[str], int]
+    char: Callable[[str], int]
+
+
+CHARACTERS = Measure(text=len, char=len)
+WIRE_BYTES = Measure(text=_wire_len, char=_char_wire_len)  # as wire_bytes() posts them
 
 
 def _set_message(d: dict[str, Any], message: str, limit: int) -> None:

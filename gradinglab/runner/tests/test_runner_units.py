@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import string
 
 import pytest
 import torch
@@ -167,6 +169,41 @@ def test_a_cut_text_fits_its_byte_budget_and_its_character_cap(budget_bytes: int
     assert len(json.dumps(cut)) - 2 <= budget_bytes and len(cut) <= len(text)
     if budget_bytes >= 1000:
         assert cut.startswith("a\x01") and cut.endswith(EMOJI) and "characters cut" in cut
+
+
+# The two cutters, one rule (result.cut_text): name -> (cut(text, budget), the budget's measure).
+CUTTERS = {
+    "cap_text, head only": (lambda text, budget: result.cap_text(text, budget), len),
+    "cap_text, head and tail": (lambda text, budget: result.cap_text(text, budget, tail=True), len),
+    "cut_to_wire": (result.cut_to_wire, lambda text: len(json.dumps(text)) - 2),
+}
+CUT = re.compile(r"(?P<head>\w*)\n… \[(truncated )?(?P<n>\d+) characters[^\]]*\] …\n(?P<tail>\w*)")
+
+
+@pytest.mark.parametrize("cutter", CUTTERS)
+@pytest.mark.parametrize("budget", range(0, 130))
+def test_each_cutter_keeps_head_and_tail_within_its_budget(cutter: str, budget: int) -> None:
+    """Every budget from none to more than the text: the cut fits it (a cap smaller than its
+    note used to return the note alone, longer than the cap), says how many characters it
+    dropped, and, keeping the tail, gives the head the larger half."""
+    cut, size = CUTTERS[cutter]
+    text = string.ascii_letters * 2  # 104 characters of one unit each, in either measure
+    kept = cut(text, budget)
+    assert size(kept) <= budget and len(kept) <= len(text)
+    if size(text) <= budget:
+        assert kept == text
+        return
+    if kept in ("", "…"):  # no room for the note
+        return
+    parts = CUT.fullmatch(kept)
+    assert parts is not None, kept
+    head, tail = parts["head"], parts["tail"]
+    assert text.startswith(head) and text.endswith(tail)
+    assert int(parts["n"]) == len(text) - len(head) - len(tail)
+    if cutter == "cap_text, head only":
+        assert tail == "" and size(kept) > budget - 3  # the note's digits may shrink
+    else:
+        assert len(head) - len(tail) in (0, 1)
 
 
 def test_a_body_with_every_student_text_full_fits_the_webs_limit() -> None:
