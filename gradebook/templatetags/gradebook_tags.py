@@ -114,8 +114,6 @@ def ref_label(ref: str) -> str:
     kind, _sep, ident = (ref or "").partition(":")
     if kind in _REF_VIEWS and ident.isdigit():  # "submission:12", "quiz-attempt:5"
         return _now(_REF_VIEWS[kind][1]) % {"n": ident}
-    if kind == "attempt" and ident.isdigit():
-        return _("作答 #%(n)s") % {"n": ident}
     return ref
 
 

@@ -9,8 +9,10 @@ import re
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from gradebook.services import regrade_request_create
+from gradebook.templatetags.gradebook_tags import ref_label
 from quizzes.services import answer_save, attempt_start, attempt_submit, quiz_gradebook_item
 from quizzes.tests.factories import question_single, quiz_with
 
@@ -46,3 +48,19 @@ def test_a_quiz_attempt_ref_reads_as_its_label(asked, client_a, client_ta, lang,
         assert f"{label}{attempt.pk}" in page, url
         text = re.sub(r"<[^>]*>", " ", page)  # what is read: not the form's hidden ref, not URLs
         assert "quiz-attempt:" not in text, url
+
+
+LABELS = {
+    "zh-hans": {"submission:12": "提交 #12", "quiz-attempt:5": "测验作答 #5"},
+    "en": {"submission:12": "Submission #12", "quiz-attempt:5": "Quiz attempt #5"},
+}
+
+
+@pytest.mark.parametrize("lang", LABELS)
+def test_each_kind_of_ref_reads_as_its_label(lang: str) -> None:
+    """The two kinds of ref the apps write and register (gradebook.refs: the lab's submissions, the
+    quizzes' attempts) read as their labels; a ref of any other kind ("attempt:5", which nothing
+    writes) shows as stored."""
+    with translation.override(lang):
+        assert {ref: ref_label(ref) for ref in LABELS[lang]} == LABELS[lang]
+        assert ref_label("attempt:5") == "attempt:5"
