@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -419,12 +420,9 @@ class GradingJobQuerySet(models.QuerySet):
         """GradingJob.stuck in SQL, for listing them (the staff desk): one rule, kept in two forms
         side by side, and a test holds them equal (test_stuck_rule)."""
         running_cut, queued_cut = _stuck_cuts(now)
-        silent = Q(last_seen_at__lt=running_cut) | Q(
-            last_seen_at__isnull=True, started_at__lt=running_cut
-        )
-        return self.filter(
-            Q(started_at__isnull=False) & silent
-            | Q(started_at__isnull=True, enqueued_at__lt=queued_cut)
+        return self.alias(last_sign=Coalesce("last_seen_at", "started_at")).filter(
+            Q(started_at__isnull=True, enqueued_at__lt=queued_cut)
+            | Q(started_at__isnull=False, last_sign__lt=running_cut)
         )
 
 

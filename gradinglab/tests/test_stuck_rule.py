@@ -25,6 +25,12 @@ def _cases(now: datetime) -> dict[str, tuple[dict, bool]]:
     return {
         "queued, young": ({"enqueued_at": now - QUEUED + S}, False),
         "queued, past the limit": ({"enqueued_at": now - QUEUED - S}, True),
+        # A result with no phase reported before it leaves a report and no start
+        # (services.results): a job not started is judged as queued, whatever its last report.
+        "never started, queued lately, an old report": (
+            {"enqueued_at": now - QUEUED + S, "last_seen_at": now - RUNNING - S},
+            False,
+        ),
         "started, no report yet, young": (
             {"enqueued_at": old, "started_at": now - RUNNING + S},
             False,
