@@ -206,8 +206,14 @@ def _chosen(
     """The work that counts: under GRACE the grace days left may make another of the student's
     works worth more than the one posted (the app chose before grace days, which it cannot know);
     other policies count the posted work."""
-    works = (score, *score.others) if item.late_policy == GRACE else (score,)
+    works = (score,) if counts_posted(item, score) else (score, *score.others)
     return choose(item, [_charge(item, work, due, grace_left) for work in works])
+
+
+def counts_posted(item: ItemSpec, score: Score) -> bool:
+    """True when the item counts the posted work whatever the rest of the standing: only under
+    GRACE, with other works to choose from, does the choice depend on the grace days left."""
+    return item.late_policy != GRACE or not score.others
 
 
 def frontier(works: Iterable[Score]) -> list[Score]:

@@ -103,15 +103,26 @@ def facts_for(student_ids: Iterable[int]) -> dict[int, calc.StudentFacts]:
         "override_points",
         "candidates",
     )
-    for student_id, key, points, submitted_at, ref, override, candidates in rows:
-        # A staff override is the item's score, whichever work the student did.
-        others = () if override is not None else tuple(map(calc.Score.from_json, candidates))
-        facts[student_id].scores[key] = calc.Score(points, submitted_at, ref, others)
+    for student_id, key, *score in rows:
+        facts[student_id].scores[key] = _score(*score)
     for student_id, overrides in _due_overrides(ids).items():
         facts[student_id].due_overrides.update(overrides)
     for exc in Excusal.objects.filter(student_id__in=ids).select_related("item"):
         facts[exc.student_id].excused.add(exc.item.key)
     return facts
+
+
+def _score(
+    points: Decimal,
+    submitted_at: datetime | None,
+    ref: str,
+    override: Decimal | None,
+    candidates: list[list],
+) -> calc.Score:
+    """A Grade row's work as the standing counts it, with the works it may count instead."""
+    # A staff override is the item's score, whichever work the student did.
+    others = () if override is not None else tuple(map(calc.Score.from_json, candidates))
+    return calc.Score(points, submitted_at, ref, others)
 
 
 def _due_overrides(
@@ -436,17 +447,32 @@ def grade_note(
     )
     if grade is None or shown is None:
         return None
-    result = item_result(student, grade.item)
-    if result.status != calc.GRADED or result.raw is None or result.raw == shown:
+    counted = _counted_work(student, grade)
+    if counted is None or counted.points == shown:
         return None
     overridden = grade.override_points is not None
     return GradeNote(
         item=grade.item,
-        points=result.raw,
+        points=counted.points,
         overridden=overridden,
         reason=grade.override_reason if overridden else "",
-        counted_ref="" if overridden or result.ref == ref else result.ref,
+        counted_ref="" if overridden or counted.ref == ref else counted.ref,
     )
+
+
+def _counted_work(student: AbstractBaseUser, grade: Grade) -> calc.Score | None:
+    """The work (raw points, ref) the student's standing counts on ``grade``'s item; None when the
+    item is excused. From the grade row where the item counts the posted work whatever the rest
+    of the course (calc.counts_posted), so a work's page does not compute the whole standing
+    (every item, several queries) for one item; from the standing where it does not."""
+    posted = _score(
+        grade.points, grade.submitted_at, grade.counted_ref, grade.override_points, grade.candidates
+    )
+    if calc.counts_posted(_spec(grade.item), posted):
+        excused = Excusal.objects.filter(student=student, item=grade.item).exists()
+        return None if excused else posted
+    result = item_result(student, grade.item)
+    return calc.Score(result.raw, ref=result.ref) if result.status == calc.GRADED else None
 
 
 def current_grade(student: AbstractBaseUser, item: GradeItem) -> Grade | None:
