@@ -409,3 +409,39 @@ def test_a_cache_hit_cheaper_than_the_harness_is_flagged_and_graded_at_first_use
     assert entry["median_ms"] == pytest.approx(5.0)
     assert entry["ci95_ms"] == [5.0, 5.0]
     assert any("seen before" in f for f in flags), flags
+
+
+def test_the_cpu_paths_clock_stops_at_the_parents_read_before_it_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the parent reads the slots itself, the round's time is `go` to the end of that
+    read; drawing the sample from its copy afterwards (slow Python, docs/benchmarks.md) is not
+    in it. A fake clock: the round's calls take 2 s, the read 0.5 s, the sampling 100 s."""
+    now = [0.0]
+    n_sets = 2
+
+    class Slots:
+        def read(self) -> list[dict[str, dict[str, torch.Tensor]]]:
+            now[0] += 0.5
+            return [{"inputs": {}, "outputs": {}}] * n_sets
+
+    class Conv:
+        slot_files = [Slots()]
+        mask_keys = [7]
+
+        def command(self, cmd: dict[str, Any]) -> bool:
+            assert cmd["cmd"] == "go", cmd  # no `sample` command: the seed stays in the parent
+            return True
+
+        def expect(self, event: str, **match: Any) -> dict[str, Any]:
+            now[0] += 2.0
+            return {"event": "end", **match, "device_ms": [1.0] * n_sets}
+
+    def slow_sample(*args: Any) -> dict[str, Any]:
+        now[0] += 100.0
+        return {"inputs": {}, "outputs": {}, "sums": {}}
+
+    monkeypatch.setattr(gpu_timing, "sample_of", slow_sample)
+    rnd = measure._round(Conv(), 0, 0, n_sets, lambda: now[0], False, measure.CPU_ROUNDS)
+    assert rnd.seconds == pytest.approx(2.5)
+    assert now[0] == pytest.approx(102.5)  # sampled all the same, after the clock
