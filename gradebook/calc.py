@@ -1,10 +1,17 @@
-"""What counts: late penalties, grace days, excused and dropped items, category and course totals.
+"""What counts: late penalties, grace days, curves, excused and dropped items, category and course
+totals.
 
 Pure Python over plain dataclasses (no ORM), so the rules are table-tested without a database and the
 staff grid computes hundreds of students from one bulk load. Scores arrive RAW (as posted, or the
 staff override); this module alone decides the penalty, so an extension granted later changes the
 result the next time anything is shown. Under GRACE it also chooses which of the student's works
 counts, since that depends on the grace days left when the standing reaches the item.
+
+One order for every item's score: the raw score (the staff override when one is in force, else the
+work that counts), then the late penalty, then the item's curve (`Curve`), held within 0…max. So a
+curve is the last word and lifts an overridden score too: an override corrects one student's raw
+score (a regrade answer is one), and that student must not lose the curve everyone else got.
+Missing work stays 0 and excused items stay out: a curve only ever moves a graded score.
 """
 
 from __future__ import annotations
@@ -28,6 +35,30 @@ def q2(value: Decimal) -> Decimal:
     return value.quantize(_CENT, ROUND_HALF_UP)
 
 
+CURVE_ADD, CURVE_SCALE = "add", "scale"
+
+
+@dataclass(frozen=True)
+class Curve:
+    """An item's curve: add ``value`` points, or multiply by ``value``, to every graded score after
+    its late penalty; the result held within 0…max points."""
+
+    kind: str  # CURVE_ADD or CURVE_SCALE
+    value: Decimal
+
+    def apply(self, points: Decimal, max_points: Decimal) -> Decimal:
+        moved = points + self.value if self.kind == CURVE_ADD else points * self.value
+        return min(max(q2(moved), ZERO), max_points)
+
+    def __str__(self) -> str:
+        """As the pages write it, in any language: "+5", "−2", "×1.1"."""
+        number = f"{abs(self.value) if self.kind == CURVE_ADD else self.value:f}"
+        number = number.rstrip("0").rstrip(".") if "." in number else number
+        if self.kind == CURVE_SCALE:
+            return f"×{number}"
+        return f"{'−' if self.value < 0 else '+'}{number}"
+
+
 @dataclass(frozen=True)
 class ItemSpec:
     key: str
@@ -39,6 +70,7 @@ class ItemSpec:
     penalty_per_day: Decimal = ZERO  # percent of the raw score per late day
     penalty_cap: Decimal = HUNDRED  # percent: the most a late submission can lose
     released: bool = True
+    curve: Curve | None = None
 
 
 @dataclass(frozen=True)
@@ -85,7 +117,8 @@ class ItemResult:
     days_late: int = 0
     grace_days: int = 0
     penalty_percent: Decimal = ZERO
-    counted: Decimal | None = None  # points that count after the penalty; 0 when missing
+    counted: Decimal | None = None  # points that count after the penalty and curve; 0 when missing
+    curve_points: Decimal = ZERO  # what the item's curve added to this score (negative: took)
     dropped: bool = False
     extended: bool = False
 
@@ -169,13 +202,16 @@ class _Charge:
     grace_days: int
     penalty_percent: Decimal
     counted: Decimal
+    curve_points: Decimal = ZERO
 
 
 def _charge(item: ItemSpec, work: Score, due: datetime | None, grace_left: int) -> _Charge:
     late = _days_charged(item, work.submitted_at, due)
     grace = min(late, grace_left) if item.late_policy == GRACE else 0
     penalty = _penalty(item, late - grace)
-    return _Charge(work, late, grace, penalty, _after_penalty(work.points, penalty))
+    after = _after_penalty(work.points, penalty)
+    counted = item.curve.apply(after, item.max_points) if item.curve else after
+    return _Charge(work, late, grace, penalty, counted, counted - after)
 
 
 # How an item's work is chosen among its charges (the posted work's first): `_posted`, `_greedy`,
@@ -246,6 +282,7 @@ def _item_result(
     result.status, result.raw, result.ref = GRADED, chosen.work.points, chosen.work.ref
     result.days_late, result.grace_days = chosen.days_late, chosen.grace_days
     result.penalty_percent, result.counted = chosen.penalty_percent, chosen.counted
+    result.curve_points = chosen.curve_points
     return result, chosen.grace_days
 
 
