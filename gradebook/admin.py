@@ -67,11 +67,14 @@ class GradeItemAdmin(admin.ModelAdmin):
         "weight",
         "due_at",
         "late_policy",
+        "curve_shown",
         "released",
     )
     list_filter = ("kind", CategoryFilter, "released", "late_policy")
     search_fields = ("key", "title")
-    readonly_fields = ("released",)  # release goes through the audited service (actions below)
+    # Release and the curve go through the audited services (actions below; the curve on the
+    # item's staff page, with its preview and a reason).
+    readonly_fields = ("released", "curve_kind", "curve_value", "curve_reason")
     actions = [release_items, hide_items]
 
     def has_release_permission(self, request: HttpRequest) -> bool:
@@ -92,6 +95,10 @@ class GradeItemAdmin(admin.ModelAdmin):
         # The category's stored title for the list's name column, in the list's one query.
         title = Category.objects.filter(key=OuterRef("category")).values("title")[:1]
         return super().get_queryset(request).annotate(category_title=Subquery(title))
+
+    @admin.display(description=_("曲线"))
+    def curve_shown(self, item: GradeItem) -> str:
+        return str(item.curve) if item.curve else "—"
 
     @admin.display(description=_("类别"), ordering="category")
     def category_shown(self, item: GradeItem) -> str:

@@ -18,7 +18,7 @@ from django.utils.translation import pgettext_lazy
 from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import in_page_language
-from gradebook import reasons
+from gradebook import calc, reasons
 from pdcsite.moments import local_text
 
 # The rules of the CheckConstraints below, as field validators and clean(): the admin and every
@@ -41,6 +41,11 @@ class GradeItem(models.Model):
         NONE = "none", _("不扣分")
         PENALTY = "penalty", _("按天扣分")
         GRACE = "grace", _("先用宽限天数，再按天扣分")
+
+    class CurveKind(models.TextChoices):
+        NONE = "", _("无曲线")
+        ADD = calc.CURVE_ADD, _("加分")
+        SCALE = calc.CURVE_SCALE, _("乘以系数")
 
     class Kind(models.TextChoices):
         # Their own context: one item's kind is singular ("Quiz"), a category's name plural.
@@ -83,6 +88,15 @@ class GradeItem(models.Model):
     late_penalty_cap = models.DecimalField(
         _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100"), validators=PERCENT
     )
+    # The item's curve (calc.Curve), set and removed only through the audited services
+    # (grade_item_curve_set / _remove), which keep the value within its bounds (CURVE_BOUNDS).
+    curve_kind = models.CharField(
+        _("曲线"), max_length=8, choices=CurveKind.choices, default="", blank=True
+    )
+    curve_value = models.DecimalField(
+        _("曲线数值"), max_digits=8, decimal_places=3, null=True, blank=True
+    )
+    curve_reason = models.TextField(_("曲线原因"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))
 
     objects = GradeItemQuerySet.as_manager()
@@ -101,12 +115,25 @@ class GradeItem(models.Model):
                 & models.Q(late_penalty_cap__gte=0, late_penalty_cap__lte=100),
                 name="gradeitem_late_penalty_percent",
             ),
+            models.CheckConstraint(
+                condition=models.Q(curve_kind="", curve_value__isnull=True)
+                | models.Q(curve_kind=calc.CURVE_ADD, curve_value__isnull=False)
+                | models.Q(curve_kind=calc.CURVE_SCALE, curve_value__gt=0),
+                name="gradeitem_curve_kind_value",
+            ),
         ]
 
     def __str__(self) -> str:
         # The key (lab:9) is internal: never shown to people. English pages (the admin's lists
         # and breadcrumbs) get the English title where there is one, as the site's pages do.
         return in_page_language(self.title, self.title_en)
+
+    @property
+    def curve(self) -> calc.Curve | None:
+        """The curve every graded score of this item gets (calc.py applies it); None when none."""
+        if not self.curve_kind or self.curve_value is None:
+            return None
+        return calc.Curve(self.curve_kind, self.curve_value)
 
     @property
     def from_lab(self) -> bool:
@@ -193,6 +220,9 @@ class GradeEvent(models.Model):
         SIMILARITY = "similarity", _("相似度结论")
         FLAG_KEEP = "flag_keep", _("标记复查：维持原判")  # flagreview: a TA's verdict on a flag
         FLAG_HIDE = "flag_hide", _("标记复查：不上排行榜")
+        CURVE_SET = "curve_set", _("设置曲线")
+        CURVE_CHANGE = "curve_change", _("修改曲线")
+        CURVE_REMOVE = "curve_remove", _("撤销曲线")
 
     grade = models.ForeignKey(
         Grade,

@@ -49,6 +49,10 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     ),
     "extension_due": (_("截止时间延至 %(due)s"), {}),
     "extension": (_("已延期"), {}),
+    # An item's curve (calc.Curve's text, "+5" or "×1.1"), followed by staff's words (with_note).
+    "curve_set": (_("曲线设为 %(curve)s"), {}),
+    "curve_change": (_("曲线由 %(old)s 改为 %(new)s"), {}),
+    "curve_remove": (_("撤销曲线 %(old)s"), {}),
     # A system reason (nested parts) followed by staff's words.
     "with_note": (_("%(reason)s；%(note)s"), {}),
     # An automatic score posted under a staff override: the override still decides the score.

@@ -65,6 +65,7 @@ def _spec(item: GradeItem) -> calc.ItemSpec:
         penalty_per_day=item.late_penalty_per_day,
         penalty_cap=item.late_penalty_cap,
         released=item.released,
+        curve=item.curve,
     )
 
 

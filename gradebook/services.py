@@ -452,6 +452,83 @@ def excusal_set(
     return changed
 
 
+# --- Curves: one adjustment of every graded score of an item, audited --------------------------
+
+CURVE_MAX_FACTOR = Decimal(10)  # a factor above 10 is a typo (11 for 1.1), not a curve
+_CURVE_PLACES = {calc.CURVE_ADD: Decimal("0.01"), calc.CURVE_SCALE: Decimal("0.001")}
+
+
+def curve_parse(*, item: GradeItem, kind: str, value: Decimal | int | str) -> calc.Curve:
+    """The curve staff typed, checked: points to add within ±max points (to the cent), or a factor
+    above 0 and at most CURVE_MAX_FACTOR (to 0.001). GradeError names the field at fault."""
+    if kind not in _CURVE_PLACES:
+        raise GradeError(_("请选择曲线方式：加分或乘以系数。"), field="kind")
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        number = Decimal("NaN")
+    if not number.is_finite():
+        raise GradeError(_("曲线数值“%(value)s”不是数字。") % {"value": value}, field="value")
+    if kind == calc.CURVE_SCALE and not 0 < number <= CURVE_MAX_FACTOR:
+        raise GradeError(
+            _("系数必须大于 0，且不超过 %(max)s。") % {"max": CURVE_MAX_FACTOR}, field="value"
+        )
+    if kind == calc.CURVE_ADD and abs(number) > item.max_points:
+        raise GradeError(
+            _("加分必须在 -%(max)s…%(max)s 之间。") % {"max": item.max_points}, field="value"
+        )
+    if number != number.quantize(_CURVE_PLACES[kind]):
+        places = _("两位") if kind == calc.CURVE_ADD else _("三位")
+        raise GradeError(_("小数最多%(places)s。") % {"places": places}, field="value")
+    return calc.Curve(kind, number.quantize(_CURVE_PLACES[kind]))
+
+
+def _curve_reason(reason: str) -> str:
+    if not reason or not reason.strip():
+        raise GradeError(_("设置或撤销曲线需要填写原因。"), field="reason")
+    return reason.strip()
+
+
+@transaction.atomic
+def grade_item_curve_set(
+    *, item: GradeItem, kind: str, value: Decimal | int | str, actor: AbstractBaseUser, reason: str
+) -> GradeItem:
+    """Set or change the item's curve; every student's score is curved from the next read on
+    (calc.py). Audited with the old and new curve and the reason; the same curve again is no
+    change and writes nothing."""
+    note = _curve_reason(reason)
+    curve = curve_parse(item=item, kind=kind, value=value)
+    item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    old = item.curve
+    if old == curve and item.curve_reason == note:
+        return item
+    item.curve_kind, item.curve_value, item.curve_reason = curve.kind, curve.value, note
+    item.save(update_fields=["curve_kind", "curve_value", "curve_reason"])
+    if old is None:
+        action, said = GradeEvent.Action.CURVE_SET, Reason("curve_set", curve=curve)
+    else:
+        action, said = GradeEvent.Action.CURVE_CHANGE, Reason("curve_change", old=old, new=curve)
+    reason_ = Reason("with_note", reason=said, note=note)
+    _note(item=item, student=None, actor=actor, action=action, reason=reason_, now=timezone.now())
+    return item
+
+
+@transaction.atomic
+def grade_item_curve_remove(*, item: GradeItem, actor: AbstractBaseUser, reason: str) -> GradeItem:
+    """Take the curve off: every score is the uncurved one again (nothing stored was curved)."""
+    note = _curve_reason(reason)
+    item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    old = item.curve
+    if old is None:
+        return item
+    item.curve_kind, item.curve_value, item.curve_reason = "", None, ""
+    item.save(update_fields=["curve_kind", "curve_value", "curve_reason"])
+    reason_ = Reason("with_note", reason=Reason("curve_remove", old=old), note=note)
+    action = GradeEvent.Action.CURVE_REMOVE
+    _note(item=item, student=None, actor=actor, action=action, reason=reason_, now=timezone.now())
+    return item
+
+
 # --- Regrade requests ----------------------------------------------------------------------------
 
 _REF_MAX = 64  # characters; refs look like "submission:123"
