@@ -29,6 +29,7 @@ STAFF_WRITE_PERMISSIONS: dict[str, str] = {
     "excuse": "gradebook.add_excusal",
     "import": "gradebook.change_grade",
     "import_new_item": "gradebook.add_gradeitem",
+    "curve": "gradebook.change_grade",  # an item's curve changes every student's score
     "regrade_resolve": "gradebook.resolve_regraderequest",
 }
 
@@ -41,6 +42,12 @@ def staff_write_check(user: AbstractBaseUser | AnonymousUser, write: str) -> Non
 
 def can_release(user: AbstractBaseUser | AnonymousUser) -> bool:
     return staff_permission(user, "gradebook.release_grades")
+
+
+def can_curve(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """May set, change or remove an item's curve: staff who may change grades (the form is
+    offered to them; the write itself checks staff_write_check(user, "curve"))."""
+    return staff_permission(user, STAFF_WRITE_PERMISSIONS["curve"])
 
 
 def can_add_items(user: AbstractBaseUser | AnonymousUser) -> bool:

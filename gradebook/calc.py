@@ -59,6 +59,12 @@ class Curve:
         return f"{'−' if self.value < 0 else '+'}{number}"
 
 
+def curve_text(curve: Curve | None, result: ItemResult) -> str:
+    """The curve ("+5", "×1.1") where it moved the result (a graded score), else "": what every
+    page and file writes beside the counted points."""
+    return str(curve) if curve and result.status == GRADED else ""
+
+
 @dataclass(frozen=True)
 class ItemSpec:
     key: str

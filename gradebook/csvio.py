@@ -37,6 +37,7 @@ ITEM_COLUMNS = (
     "counted",
     "override_points",
     "override_reason",
+    "curve",  # the item's curve ("+5", "×1.1") where it moved a graded score into counted
 )
 
 
@@ -155,6 +156,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
                 res.counted,
                 grade.override_points if grade else None,
                 _plain(reasons.shown(grade.override_reason)) if grade else "",
+                calc.curve_text(item.curve, res),
             ]
         )
     return _text(rows)
@@ -240,4 +242,6 @@ def _student_note(row) -> str:
         notes.append(_("已去掉最低"))
     if row.result and row.override_reason:
         notes.append(_("助教改分") + _("：") + reasons.shown(row.override_reason))
+    if row.result and (curve := calc.curve_text(row.item.curve, row.result)):
+        notes.append(_("曲线 %(curve)s") % {"curve": curve})
     return _("；").join(notes)

@@ -91,6 +91,23 @@ class ExcuseForm(forms.Form):
     reason = forms.CharField(label=_("原因"), max_length=2000)
 
 
+class CurveForm(forms.Form):
+    """An item's curve on its staff page. The value is read by services.curve_parse, which owns
+    its bounds and says what is wrong with it; preview needs no reason, save and remove do."""
+
+    kind = forms.ChoiceField(
+        label=_("曲线方式"),
+        choices=[c for c in GradeItem.CurveKind.choices if c[0]],
+        required=False,
+    )
+    value = forms.CharField(
+        label=_("分数或系数"), max_length=32, required=False, help_text=_("加分如 5；系数如 1.1")
+    )
+    reason = forms.CharField(
+        label=_("原因"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
 class RegradeRequestForm(forms.Form):
     message = forms.CharField(
         label=_("请说明需要复核的内容"), max_length=4000, widget=forms.Textarea(attrs={"rows": 5})

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
@@ -48,6 +50,15 @@ class Course:
         self.category_specs = [
             calc.CategorySpec(c.key, c.weight, c.drop_lowest) for c in self.categories
         ]
+
+    def with_curve(self, key: str, curve: calc.Curve | None) -> Course:
+        """The same course with item ``key`` curved by ``curve`` (None: uncurved), for a preview."""
+        other = copy.copy(self)
+        other.specs = [
+            dataclasses.replace(spec, curve=curve) if spec.key == key else spec
+            for spec in self.specs
+        ]
+        return other
 
     def category_title(self, key: str) -> str:
         """The title of the category ``key`` (configured, else a default one), else the key."""
@@ -266,6 +277,9 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
                 "late_penalty_percent": _s(res.penalty_percent) if res else None,
                 "grace_days_used": res.grace_days if res else None,
                 "counted": _s(res.counted) if res else None,
+                # The item's curve ("+5", "×1.1") and what it moved this score by; null when none.
+                "curve": (calc.curve_text(row.item.curve, res) or None) if res else None,
+                "curve_points": _s(res.curve_points) if res and row.item.curve else None,
                 "dropped": res.dropped if res else None,
                 # A system reason (a regrade answer) in the request's language, like the page.
                 "override_reason": reasons.shown(row.override_reason) if res else "",
@@ -338,10 +352,11 @@ class ItemSummary:
 
 
 def item_summary(
-    item: GradeItem,
+    item: GradeItem, course: Course | None = None
 ) -> tuple[ItemSummary, list[tuple[AbstractBaseUser, calc.ItemResult]]]:
-    """Counted points of one item over the roster, with mean / median / missing counts."""
-    course = course_load()
+    """Counted points of one item over the roster, with mean / median / missing counts; in
+    ``course`` when given (a preview's: `curve_preview`)."""
+    course = course or course_load()
     students = list(roster())
     facts = facts_for(s.pk for s in students)
     results = [
@@ -368,6 +383,35 @@ def item_summary(
         category_title=course.category_title(item.category),
     )
     return summary, results
+
+
+@dataclass(frozen=True)
+class CurvePreview:
+    """What a curve would do to an item, before staff save it: its summary now and with it."""
+
+    curve: calc.Curve | None  # None: the curve removed
+    before: ItemSummary
+    after: ItemSummary
+    moved: int  # students whose counted score it changes
+
+
+def curve_preview(item: GradeItem, curve: calc.Curve | None) -> CurvePreview:
+    course = course_load()
+    before, now = item_summary(item, course)
+    after, then = item_summary(item, course.with_curve(item.key, curve))
+    moved = sum(1 for (_s, a), (_t, b) in zip(now, then, strict=True) if a.counted != b.counted)
+    return CurvePreview(curve, before, after, moved)
+
+
+def curve_events(item: GradeItem) -> QuerySet:
+    """The item's curve history, newest first, for its staff page."""
+    curve_actions = [
+        GradeEvent.Action.CURVE_SET,
+        GradeEvent.Action.CURVE_CHANGE,
+        GradeEvent.Action.CURVE_REMOVE,
+    ]
+    events = GradeEvent.objects.filter(item=item, action__in=curve_actions)
+    return events.select_related("actor").order_by("-at", "-pk")
 
 
 def histogram(percents: list[Decimal], *, bins: int = 10) -> list[int]:

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.access import staff_required
 from gradebook import csvio, selectors, services
 from gradebook import forms as gb_forms
-from gradebook.access import can_add_items, can_release, staff_write_check
+from gradebook.access import can_add_items, can_curve, can_release, staff_write_check
 from gradebook.charts import histogram_svg
 from gradebook.models import Grade, GradeItem, RegradeRequest
 from pdcsite.params import query_id
@@ -63,12 +63,16 @@ def grid_csv(request: HttpRequest) -> HttpResponse:
     return _csv(csvio.gradebook_export(selectors.grid(**_grid_filters(request))), "gradebook.csv")
 
 
-@staff_required
-@require_GET
-def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
-    item = get_object_or_404(GradeItem, pk=item_id)
+def _item_page(
+    request: HttpRequest,
+    item: GradeItem,
+    curve_form: gb_forms.CurveForm | None = None,
+    preview: selectors.CurvePreview | None = None,
+    status: int = 200,
+) -> HttpResponse:
     summary, results = selectors.item_summary(item)
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
+    current = {"kind": item.curve_kind or GradeItem.CurveKind.ADD, "value": item.curve_value}
     context = {
         "item": item,
         "category_title": summary.category_title,
@@ -76,8 +80,52 @@ def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
         "results": results,
         "chart": chart,
         "can_release": can_release(request.user),
+        "can_curve": can_curve(request.user),
+        "curve_form": curve_form or gb_forms.CurveForm(prefix="curve", initial=current),
+        "curve_preview": preview,
+        "curve_events": selectors.curve_events(item),
     }
-    return render(request, "gradebook/staff/item.html", context)
+    return render(request, "gradebook/staff/item.html", context, status=status)
+
+
+@staff_required
+@require_GET
+def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
+    return _item_page(request, get_object_or_404(GradeItem, pk=item_id))
+
+
+@staff_required
+@require_POST
+def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
+    """Preview, save or remove the item's curve ("do"); a refused one shows the form as typed."""
+    staff_write_check(request.user, "curve")
+    item = get_object_or_404(GradeItem, pk=item_id)
+    form = gb_forms.CurveForm(request.POST, prefix="curve")
+    do = request.POST.get("do", "preview")
+    if not form.is_valid():
+        return _item_page(request, item, curve_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        if do == "remove":
+            services.grade_item_curve_remove(item=item, actor=request.user, reason=data["reason"])
+            messages.success(request, _("已撤销曲线：{item}").format(item=str(item)))
+            return redirect("gradebook:staff_item", item_id=item.pk)
+        curve = services.curve_parse(item=item, kind=data["kind"], value=data["value"])
+        if do == "save":
+            services.grade_item_curve_set(
+                item=item,
+                kind=data["kind"],
+                value=data["value"],
+                actor=request.user,
+                reason=data["reason"],
+            )
+            messages.success(request, _("已保存曲线：{item}").format(item=str(item)))
+            return redirect("gradebook:staff_item", item_id=item.pk)
+    except services.GradeError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        return _item_page(request, item, curve_form=form, status=400)
+    preview = selectors.curve_preview(item, curve)
+    return _item_page(request, item, curve_form=form, preview=preview)
 
 
 @staff_required

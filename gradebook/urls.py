@@ -17,6 +17,7 @@ urlpatterns = [
     path("staff/items/<int:item_id>/", staff_views.item_detail, name="staff_item"),
     path("staff/items/<int:item_id>/export.csv", staff_views.item_csv, name="staff_item_csv"),
     path("staff/items/<int:item_id>/release/", staff_views.item_release, name="staff_release"),
+    path("staff/items/<int:item_id>/curve/", staff_views.item_curve, name="staff_curve"),
     path("staff/students/<int:user_id>/", staff_views.student_detail, name="staff_student"),
     path(
         "staff/students/<int:user_id>/<slug:action>/",

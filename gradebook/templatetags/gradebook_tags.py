@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, ngettext, pgettext_lazy
 
-from gradebook import reasons, selectors
+from gradebook import calc, reasons, selectors
 from gradebook.models import BUILT_IN_CATEGORY_NAMES, category_name
 
 register = template.Library()
@@ -39,6 +39,12 @@ def auto_points(grade, result) -> Decimal | None:
         return None
     chosen_other = grade.override_points is None and result.ref and result.ref != grade.counted_ref
     return result.raw if chosen_other else grade.auto_points
+
+
+@register.filter
+def curve_text(item, result) -> str:
+    """``item``'s curve where it moved ``result`` (calc.curve_text), else ""."""
+    return calc.curve_text(item.curve, result) if result else ""
 
 
 @register.filter

@@ -1,7 +1,7 @@
 """An item's curve in the one score rule (calc.py), table-tested without a database: add and scale,
-held within 0…max, applied after the late penalty, on top of a staff override (Grade.points is the
-override then, so calc sees it as the raw score), never to missing or excused items; and it reaches
-the category and course totals."""
+held within 0…max, applied after the late penalty, never to missing or excused items; and it
+reaches the category and course totals. An override is curved too (calc sees the override as the
+raw score): test_curve_pages.py checks it through the database."""
 
 from __future__ import annotations
 
@@ -60,13 +60,6 @@ def test_the_curve_comes_after_the_late_penalty() -> None:
     assert result.penalty_percent == D(20) and result.counted == D("53.00")
     scaled, _standing = _result(SCALE11, Score(D(60), TWO_DAYS_LATE), **PEN)
     assert scaled.counted == D("52.80")  # 48 × 1.1
-
-
-def test_an_override_is_curved_too() -> None:
-    """A staff override is the raw score (facts_for gives calc Grade.points, the override), so the
-    curve lifts it like every other student's: test_curve_pages checks it through the database."""
-    result, _standing = _result(ADD5, Score(D(70), ON_TIME, ref=""))
-    assert result.counted == D("75.00")
 
 
 def test_missing_and_excused_are_not_curved() -> None:
