@@ -50,13 +50,17 @@ class Curve:
         moved = points + self.value if self.kind == CURVE_ADD else points * self.value
         return min(max(q2(moved), ZERO), max_points)
 
+    @property
+    def number(self) -> str:
+        """The value as typed back into a form: "5", "-2.5", "1.1" (no trailing zeros)."""
+        text = f"{self.value:f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+
     def __str__(self) -> str:
         """As the pages write it, in any language: "+5", "−2", "×1.1"."""
-        number = f"{abs(self.value) if self.kind == CURVE_ADD else self.value:f}"
-        number = number.rstrip("0").rstrip(".") if "." in number else number
         if self.kind == CURVE_SCALE:
-            return f"×{number}"
-        return f"{'−' if self.value < 0 else '+'}{number}"
+            return f"×{self.number}"
+        return f"{'−' if self.value < 0 else '+'}{self.number.lstrip('-')}"
 
 
 def curve_text(curve: Curve | None, result: ItemResult) -> str:

@@ -72,7 +72,8 @@ def _item_page(
 ) -> HttpResponse:
     summary, results = selectors.item_summary(item)
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
-    current = {"kind": item.curve_kind or GradeItem.CurveKind.ADD, "value": item.curve_value}
+    curve = item.curve
+    current = {"kind": curve.kind, "value": curve.number} if curve else {}
     context = {
         "item": item,
         "category_title": summary.category_title,

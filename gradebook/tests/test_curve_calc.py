@@ -82,3 +82,4 @@ def test_the_curve_reaches_the_course_total() -> None:
 )
 def test_curve_text(curve, text) -> None:
     assert str(curve) == text
+    assert D(curve.number) == curve.value  # typed back into the form as it is

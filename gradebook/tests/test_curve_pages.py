@@ -50,6 +50,8 @@ def test_set_change_remove_on_the_item_page(client_ta, ta, quiz) -> None:
     listed in the item's curve history; removing it restores the uncurved scores."""
     assert _curve(client_ta, quiz).status_code == 302
     assert _counted(client_ta, quiz) == {"student_a": "65.00", "student_b": "100.00"}
+    page = client_ta.get(f"/grades/staff/items/{quiz.pk}/").content.decode()
+    assert 'name="curve-value" value="5"' in page  # the curve in force, as typed
     assert _curve(client_ta, quiz, kind="scale", value="1.1", reason="改为系数").status_code == 302
     assert _counted(client_ta, quiz) == {"student_a": "66.00", "student_b": "100.00"}
     response = _curve(client_ta, quiz, do="remove", kind="", value="", reason="已补考")
