@@ -177,3 +177,5 @@ def test_an_override_is_curved_and_an_excusal_stays_excused(
     counted = _counted(client_ta, quiz)
     assert counted == {"student_a": "75.00", "student_b": ""}
     assert [r["curve"] for r in _item_rows(client_ta, quiz)] == ["+5", ""]
+    form = client_ta.get(f"/grades/staff/students/{student_a.pk}/?item={quiz.pk}").content.decode()
+    assert 'id="override-curve"' in form and "本项有曲线 +5" in form  # said before overriding

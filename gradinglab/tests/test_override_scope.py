@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from gradebook.models import Grade, GradeEvent
+from gradebook.models import Grade, GradeEvent, GradeItem
+from gradebook.services import grade_item_curve_set
 from gradinglab.models import Submission
 from gradinglab.services.results import assignment_grade_sync
 from gradinglab.tests.labkit import make_assignment
@@ -64,6 +65,16 @@ def test_form_shows_current_score_and_which_submission_counted(client_ta, two_su
     assert "10.00" in current and f"#{best.pk}" in counted
     assert "只改这一次提交的分数" in page and "替换整个成绩项的分数" in page
     assert "lab:" not in page  # item names, never internal keys
+
+
+def test_form_says_an_override_is_curved_too(client_ta, ta, two_submissions) -> None:
+    """The gradebook curves an overridden score like every other (docs/gradebook.md), so the
+    person typing one is told before saving."""
+    _assignment, best, _other = two_submissions
+    assert 'id="item-curve"' not in client_ta.get(_url(best)).content.decode()
+    item = GradeItem.objects.get(grades__student=best.student)
+    grade_item_curve_set(item=item, kind="add", value="1", actor=ta, reason="难")
+    assert "本项有曲线 +1" in client_ta.get(_url(best)).content.decode()
 
 
 def test_submission_override_changes_that_submission_only(client_ta, ta, two_submissions):
