@@ -189,9 +189,13 @@ def _converse(
     conv = Conversation(sandbox, job, limits.wall_seconds, n_cases=len(job_cases))
     conv.mask_keys = [bench["mask_key"] for bench in benches]
     owner = sandbox.uid if os.geteuid() == 0 else None  # as root the sandbox has its own uid
-    for name, bench in zip(slot_names, benches, strict=False):  # none on the GPU path
-        layout = slots.layout_of(bench["sets"][0], len(bench["sets"]) - 1)
-        conv.slot_files.append(slots.SlotFile(sandbox.job_dir / name, layout, owner))
+    try:
+        for name, bench in zip(slot_names, benches, strict=False):  # none on the GPU path
+            layout = slots.layout_of(bench["sets"][0], len(bench["sets"]) - 1)
+            conv.slot_files.append(slots.SlotFile(sandbox.job_dir / name, layout, owner))
+    except BaseException:  # the caller never holds conv: let go of the files made so far
+        conv.close()
+        raise
     return conv
 
 

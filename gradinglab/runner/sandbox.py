@@ -754,9 +754,10 @@ class Sandbox:
 
 
 def job_dir_cap(job_dir: Path, limits: Limits) -> int:
-    """Bytes the job dir may hold: the grader's inputs (already written) stay, the harness writes
-    one timed set back whole with its outputs (at most twice the inputs) plus small files, and
-    nvcc's library; ``limits.job_dir_mb`` is room above that."""
+    """Bytes the job dir may hold: the grader's inputs (already written) stay; the harness writes
+    one timed set back whole with its outputs (GPU path) or fills the slots file, which is sparse
+    when this is measured and at most as large as the benchmark sets (CPU path); plus small files
+    and nvcc's library. Both fit within twice the inputs; ``limits.job_dir_mb`` is room above."""
     inputs = job_dir_usage(job_dir)
     return 3 * (inputs or 0) + limits.job_dir_mb * MIB
 

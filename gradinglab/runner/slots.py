@@ -10,11 +10,13 @@ audit's transpose made no call and was graded 0.000 ms (docs/result-schema.md).
 
 Here the parent creates the slots' file in the job dir, sizes it and keeps its own descriptor
 before the job is sent; the harness maps it before the seal. After a round's `end` the parent
-reads the whole file through that descriptor and draws the sample itself (measure._round), inside
-its clock: every element of every call's outputs must be in memory by then. Renaming or unlinking
-the path changes nothing the parent reads (it reads the file it made); cutting the file short
-makes the read short, which is the student's wrong_answer (Unreadable), never a crash of the
-parent (a read, not a mapping: no SIGBUS).
+reads the whole file through that descriptor and stops its clock (measure._round): every element
+of every call's outputs must be in the file by the time the read reaches it. The sandbox is not
+stopped at `end`, so work it goes on doing counts where it lands ahead of the read; what it gains
+is at most the read's duration (one preadv of the file). The parent then draws the sample from
+its copy, after the clock. Renaming or unlinking the path changes nothing the parent reads (it
+reads the file it made); cutting the file short makes the read short, which is the student's
+wrong_answer (SlotsUnreadable), never a crash of the parent (a read, not a mapping: no SIGBUS).
 """
 
 from __future__ import annotations
@@ -106,10 +108,10 @@ class SlotFile:
             os.ftruncate(self.fd, layout.total_bytes)
             if owner is not None:  # a root grader: the sandbox's own uid must write it
                 os.fchown(self.fd, owner, owner)
-        except OSError:
+            self._buf = torch.empty(layout.total_bytes, dtype=torch.uint8)
+        except BaseException:
             os.close(self.fd)
             raise
-        self._buf = torch.empty(layout.total_bytes, dtype=torch.uint8)
         self._read_once = False
 
     def read(self) -> Slots:

@@ -102,3 +102,47 @@ def test_the_parent_makes_the_file_and_never_follows_a_link(tmp_path: Path) -> N
     with pytest.raises(FileExistsError):
         slots.SlotFile(tmp_path / "slots-0.bin", slots.layout_of(ONE_SET, CALLS), owner=None)
     assert target.read_bytes() == b""
+
+
+def open_slot_fds() -> list[str]:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # closed since the listing
+        if "/slots-" in target:
+            found.append(target)
+    return found
+
+
+def test_a_failure_while_making_the_files_lets_go_of_those_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second benchmark's file fails after the first was made: _converse raised before its
+    caller held the conversation, so nothing else would ever close the first descriptor."""
+    from types import SimpleNamespace
+
+    from gradinglab.runner import grader
+    from gradinglab.runner.sandbox import Limits
+
+    made = []
+
+    class FailingSecond(slots.SlotFile):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            made.append(self)
+            if len(made) == 2:  # as a SlotFile failing inside its own setup: its fd closed
+                self.close()
+                raise OSError("the host failed after the open")
+
+    monkeypatch.setattr(slots, "SlotFile", FailingSecond)
+    one_set = {"inputs": {"x": torch.ones(8)}, "outputs": {"out": torch.zeros(8)}, "args": []}
+    benches = [{"sets": [one_set, one_set], "mask_key": 1} for _ in range(2)]
+    sandbox = SimpleNamespace(job_dir=tmp_path, uid=os.getuid())
+    problem = SimpleNamespace(entry_name="f")
+    with pytest.raises(OSError, match="after the open"):
+        grader._converse(  # type: ignore[arg-type]
+            sandbox, problem, "", "triton", torch.device("cpu"), Limits(), [], benches
+        )
+    assert len(made) == 2 and not open_slot_fds()
