@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import cgroups, devices, uids
+from . import cgroups, devices, seccomp, uids
 from .cuda_build import NVCC as NVCC_PATH
 
 BWRAP = os.environ.get("PDC_BWRAP", "/usr/bin/bwrap")
@@ -259,6 +259,7 @@ def bwrap_argv(
     as_root: bool,
     uid: int = NOBODY,
     toolchain: bool = False,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     """Run as root: privileged bwrap (it must read sources such as a Python under /root), then
     setpriv drops to `uid` (a held uids.UidLease: no other live sandbox has it) as uid and gid,
@@ -304,6 +305,8 @@ def bwrap_argv(
             "--cap-drop",
             "ALL",
         ]
+    if seccomp_fd is not None:  # no fallocate, io_uring or XFS ioctls (seccomp.py)
+        argv += ["--seccomp", str(seccomp_fd)]
     argv += ["--clearenv"]
     for key, value in env.items():
         argv += ["--setenv", key, value]
@@ -398,7 +401,7 @@ class Sandbox:
         self._uid_lease: uids.UidLease | None = None  # as root, from start() to cleanup()
 
     # -- start -------------------------------------------------------------------------------
-    def command(self, status_fd: int) -> list[str]:
+    def command(self, status_fd: int, seccomp_fd: int | None = None) -> list[str]:
         """The child's whole command line: prlimit ceilings, bwrap with the view, the harness."""
         gpu = self.gpu_index is not None
         node = self._gpu_node() if gpu else None
@@ -410,6 +413,7 @@ class Sandbox:
             as_root=os.geteuid() == 0,
             uid=self.uid,
             toolchain=self.light,  # light sandboxes exist to run nvcc
+            seccomp_fd=seccomp_fd,
         )
         return argv + [
             sys.executable,
@@ -429,11 +433,12 @@ class Sandbox:
         if os.geteuid() == 0:  # the child runs as an unprivileged uid (root ignores RLIMIT_NPROC)
             self._take_uid()
         status_r, status_w = os.pipe()
+        rules = seccomp.filter_fd()
         try:
-            argv = self.command(status_w)
+            argv = self.command(status_w, rules)
         except SandboxStartError:
-            os.close(status_r)
-            os.close(status_w)
+            for fd in (status_r, status_w, rules):
+                os.close(fd)
             raise
         try:
             self.proc = subprocess.Popen(
@@ -441,7 +446,7 @@ class Sandbox:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                pass_fds=(status_w,),
+                pass_fds=(status_w, rules),
                 start_new_session=True,
                 close_fds=True,
             )
@@ -450,6 +455,7 @@ class Sandbox:
             raise SandboxStartError(f"cannot start bubblewrap: {exc}") from exc
         finally:
             os.close(status_w)
+            os.close(rules)
         self._status_r = status_r
         self._reader = threading.Thread(target=self._drain, daemon=True, name="sandbox-output")
         self._reader.start()

@@ -293,6 +293,25 @@ def test_filling_the_job_dir_is_stopped(tight: Path, files: int, size: int) -> N
     assert_next_job_ok()
 
 
+def test_disk_space_reserved_without_writing_is_refused(tight: Path) -> None:
+    """fallocate reserved 3 GiB of the host's disk in one call (KEEP_SIZE: no RLIMIT_FSIZE) before
+    the next poll of the job dir; io_uring and XFS's preallocation ioctls can do the same.
+    seccomp.py refuses all of them: errno 95 (EOPNOTSUPP), 38 (ENOSYS), 1 (EPERM)."""
+    doc = run(
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    fd = os.open('/run/job/big', os.O_RDWR | os.O_CREAT, 0o600)\n"
+        "    def errno_of(rc):\n"
+        "        return ctypes.get_errno() if rc == -1 else 0\n"
+        "    n = ctypes.c_long\n"
+        "    seen = [errno_of(libc.fallocate(fd, 1, n(0), n(3 << 30))),\n"
+        "            errno_of(libc.fallocate(fd, 0, n(0), n(1 << 20))),\n"
+        "            errno_of(libc.syscall(425, 8, ctypes.create_string_buffer(120))),\n"
+        "            errno_of(libc.ioctl(fd, ctypes.c_ulong(0x4030582A), ctypes.create_string_buffer(64)))]\n"
+        "    raise RuntimeError(f'RESERVED {seen} {os.fstat(fd).st_blocks * 512} bytes')\n"
+    )
+    assert "RESERVED [95, 95, 38, 1] 0 bytes" in doc["message"], doc["message"]
+
+
 def test_a_proc_too_big_to_read_in_one_poll_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
     """A job can make its /proc huge (65 530 mappings under long paths per process: a 94 MB maps
     file, minutes a poll). Past a poll's budget the measurement is None (over), not slow. Here
