@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from quizzes.generators import GENERATORS, generate
 
@@ -284,9 +284,13 @@ def _parse_tag_and_english(
         problems.add(message, key="explanation_en")
     if typed.get("generator") and stem_en:
         _check_placeholders(problems, typed["generator"], stem_en)
-    for n, choice in enumerate(choices, start=1):
-        if not choice.text_en:
-            problems.add(_("选项 %(n)d 没有英文（en）") % {"n": n}, key="choices.en")
+    if missing := [n for n, choice in enumerate(choices, start=1) if not choice.text_en]:
+        # One message naming them all: four choices without English were four lines.
+        message = ngettext(
+            "选项 %(numbers)s 没有英文（en）", "选项 %(numbers)s 没有英文（en）", len(missing)
+        )
+        numbers = _("、").join(str(n) for n in missing)
+        problems.add(message % {"numbers": numbers}, key="choices.en")
     return {"tag": tag, "stem_en": stem_en, "explanation_en": explanation_en}
 
 

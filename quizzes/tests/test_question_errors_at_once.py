@@ -82,6 +82,29 @@ def test_a_taken_id_and_the_bank_checks_are_said_together(client_ta) -> None:
     ]
 
 
+# English stem and explanation written, and none of the four choices in English.
+NO_ENGLISH_CHOICES = {
+    "choices": "*带宽\n算力\n延迟\n功耗",
+    "stem_en": "What limits a kernel left of the ridge point?",
+    "explanation_en": "Bandwidth, left of the ridge point (§5.3).",
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("zh-hans", "选项 1、2、3、4 没有英文（en）"),
+        ("en", "choices 1, 2, 3, 4 have no English text (&#x27;en&#x27;)"),
+    ],
+)
+def test_choices_without_english_are_named_in_one_message(client_ta, lang, said) -> None:
+    """Not four lines "选项 1 没有英文（en）" … "选项 4 没有英文（en）"."""
+    page = _post(client_ta, QUESTION | NO_ENGLISH_CHOICES, lang)
+    assert _field_errors(page, "choices_en") == [said]
+    page = _post(client_ta, QUESTION | NO_ENGLISH_CHOICES | {"choices_en": "Bandwidth"}, lang)
+    assert _field_errors(page, "choices_en") == [said.replace("1, ", "").replace("1、", "")]
+
+
 def test_a_wrong_answer_is_said_once_beside_the_other_mistakes(client_ta) -> None:
     """The form's own word for a true/false answer it cannot read, not the bank's YAML one too."""
     tf = QUESTION | {"qtype": "truefalse", "choices": "", "answer": "也许", "points": "0"}
