@@ -335,7 +335,8 @@ def _decimal(value: object) -> Decimal | None:
 
 def _parse_choices(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
     """The choices, each checked; the rules over all of them (distinct, how many are right) only
-    when every one is well formed, as a choice left out would change their count."""
+    when every one is well formed, as a choice left out would change their count, and the count
+    only when no two are the same."""
     choices = raw.get("choices")
     if not isinstance(choices, list) or len(choices) < 2:
         problems.add(str(TOO_FEW_CHOICES), key="choices")
@@ -347,10 +348,11 @@ def _parse_choices(problems: _Problems, qtype: str, raw: dict, stem: str) -> dic
     parsed = [_parse_choice(problems, n, choice) for n, choice in enumerate(choices, start=1)]
     if None in parsed:
         return {"choices": ()}
-    texts = {c.text for c in parsed}
-    if len(texts) != len(parsed):
+    if len({c.text for c in parsed}) != len(parsed):
+        # Not counted either: "*甲, *甲, 乙" has one right answer written twice, not two.
         problems.add(_("有两个选项内容相同"), key="choices")
-    elif len({c.key for c in parsed}) != len(parsed):
+        return {"choices": tuple(parsed)}
+    if len({c.key for c in parsed}) != len(parsed):
         problems.add(_("有两个选项的键相同（哈希冲突），请改写其中一个"), key="choices")
     n_correct = sum(c.correct for c in parsed)
     if qtype == "single" and n_correct != 1:

@@ -76,10 +76,15 @@ def test_a_taken_id_and_the_bank_checks_are_said_together(client_ta) -> None:
     page = _post(client_ta, QUESTION | {"explanation": "没有章节", "choices": "*带宽\n*带宽"})
     assert _field_errors(page, "bank_id") == ["题目编号“l5-many”已被使用。"]
     assert _field_errors(page, "explanation") == ["解析必须注明所属章节（§5.3）"]
-    assert _field_errors(page, "choices") == [
-        "有两个选项内容相同",
-        "单选题必须恰有一个正确选项（现有 2 个）",
-    ]
+    # One mistake said once: not also "exactly one correct choice (has 2)", the same one twice.
+    assert _field_errors(page, "choices") == ["有两个选项内容相同"]
+
+
+def test_a_repeated_right_choice_is_not_also_counted(client_ta) -> None:
+    page = _post(client_ta, QUESTION | {"choices": "*甲\n*甲\n乙"})
+    assert _field_errors(page, "choices") == ["有两个选项内容相同"]
+    page = _post(client_ta, QUESTION | {"qtype": "multiple", "choices": "甲\n甲\n乙"})
+    assert _field_errors(page, "choices") == ["有两个选项内容相同"]
 
 
 # English stem and explanation written, and none of the four choices in English.
