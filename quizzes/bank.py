@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from quizzes.generators import GENERATORS, generate
+from quizzes.models import Question
 
 QUESTION_TYPES = ("single", "multiple", "truefalse", "numeric", "param")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -320,7 +321,23 @@ def _points(problems: _Problems, value: object) -> Decimal:
     if number is None or number <= 0:
         problems.add(_("points 必须是正数"), key="points")
         return Decimal("1")
+    _fits(problems, number, "points", key="points")
     return number
+
+
+def _fits(problems: _Problems, number: Decimal, column: str, key: str) -> None:
+    """Adds a problem when the number does not fit the Question column that stores it (the
+    column's own digits and decimal places). Beyond them PostgreSQL refused the row ("numeric
+    field overflow": a 500 on the staff form for an answer of 1e30), and a finer number was
+    rounded without a word (an answer of 1e-9 stored as 0)."""
+    stored = Question._meta.get_field(column)
+    limit = Decimal(10) ** (stored.max_digits - stored.decimal_places)
+    step = Decimal(10) ** -stored.decimal_places
+    names = {"what": stored.verbose_name, "limit": limit, "step": f"{step:f}"}
+    if abs(number) >= limit:
+        problems.add(_("%(what)s的绝对值必须小于 %(limit)s") % names, key=key)
+    elif number.quantize(step) != number:
+        problems.add(_("%(what)s最多精确到 %(step)s") % names, key=key)
 
 
 def _decimal(value: object) -> Decimal | None:
@@ -400,6 +417,8 @@ def _parse_numeric(problems: _Problems, qtype: str, raw: dict, stem: str) -> dic
     answer = _decimal(raw.get("answer"))
     if answer is None:
         problems.add(str(NOT_A_NUMBER), key="answer")
+    else:
+        _fits(problems, answer, "answer_number", key="answer")
     tolerance = raw.get("tolerance")
     abs_tol = rel_tol = Decimal("0")
     if not isinstance(tolerance, dict) or not tolerance or set(tolerance) - {"abs", "rel"}:
@@ -408,6 +427,9 @@ def _parse_numeric(problems: _Problems, qtype: str, raw: dict, stem: str) -> dic
         abs_tol, rel_tol = _decimal(tolerance.get("abs", 0)), _decimal(tolerance.get("rel", 0))
         if abs_tol is None or rel_tol is None or abs_tol < 0 or rel_tol < 0:
             problems.add(_("允许误差必须是非负数"), key="tolerance")
+        else:
+            _fits(problems, abs_tol, "abs_tol", key="tolerance")
+            _fits(problems, rel_tol, "rel_tol", key="tolerance")
     unit, unit_en = raw.get("unit", ""), raw.get("unit_en", raw.get("unit", ""))
     if not isinstance(unit, str) or not isinstance(unit_en, str):
         problems.add(_("unit 与 unit_en 必须是字符串"), key="unit")
