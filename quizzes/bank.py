@@ -236,9 +236,7 @@ def _parse_question(
     if qtype not in QUESTION_TYPES:
         types = ", ".join(QUESTION_TYPES)
         problems.add(_("type 必须是以下之一：%(types)s") % {"types": types}, key="type")
-    elif unknown := set(raw) - COMMON_KEYS - TYPE_KEYS[qtype]:
-        keys = ", ".join(sorted(unknown))
-        problems.add(_("%(type)s 题不认识的键：%(keys)s") % {"type": qtype, "keys": keys})
+    _check_keys(problems, raw, qtype)
     section = _parse_section(problems, raw.get("section"), anchors)
     stem = _text(problems, raw, "stem")
     explanation = _text(problems, raw, "explanation")
@@ -260,6 +258,23 @@ def _parse_question(
     base = {"id": qid, "lecture": lecture, "section": section, "type": qtype}
     base |= {"stem": stem, "explanation": explanation, "points": points}
     return QuestionSpec(**base, **typed, **extra)
+
+
+def _check_keys(problems: _Problems, raw: dict, qtype: object) -> None:
+    """Keys that are not text, and keys the question's type does not know. YAML reads an unquoted
+    yes, no, on or off as a bool and 12 as a number; such a key, sorted or joined beside the
+    text ones, made import_quizzes stop with a TypeError."""
+    if odd := [str(key) for key in raw if not isinstance(key, str)]:
+        message = _(
+            "不是文字的键：%(keys)s（YAML 把不加引号的 yes、no、on、off 读作 true 或 false，"
+            "把数字读作数）"
+        )
+        problems.add(message % {"keys": ", ".join(odd)})
+    if qtype not in QUESTION_TYPES:
+        return
+    if unknown := {key for key in raw if isinstance(key, str)} - COMMON_KEYS - TYPE_KEYS[qtype]:
+        keys = ", ".join(sorted(unknown))
+        problems.add(_("%(type)s 题不认识的键：%(keys)s") % {"type": qtype, "keys": keys})
 
 
 def _parse_tag_and_english(

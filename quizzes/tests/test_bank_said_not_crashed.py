@@ -1,0 +1,51 @@
+"""What YAML or str.format make of a bank file's text is said as the question's problem: it
+stopped import_quizzes with a traceback (TypeError, ValueError) instead of naming the question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import translation
+
+from quizzes.bank import BankError, load_bank_file
+from quizzes.tests.test_import_validation import ANCHORS, GOOD, _question, _write
+
+NOT_TEXT = "keys that are not text: {keys} (YAML reads an unquoted yes, no, on or off as true or "
+NOT_TEXT += "false, and digits as a number)"
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    with translation.override("en"):
+        yield
+
+
+def _said(path: Path) -> list[str]:
+    with pytest.raises(BankError) as refused:
+        load_bank_file(path, ANCHORS)
+    return [e.message for e in refused.value.errors]
+
+
+def test_a_key_yaml_reads_as_true_is_said(tmp_path: Path) -> None:
+    """`yes:` is the key True and `12:` the key 12: joining or sorting them with text failed."""
+    question = _question("single", {True: 1}).replace("    true: 1\n", "    yes: 1\n")
+    assert "    yes: 1\n" in question
+    assert _said(_write(tmp_path, GOOD + question)) == [NOT_TEXT.format(keys="True")]
+    question = _question("single", {True: 1, 12: 1, "colour": "red"})
+    assert _said(_write(tmp_path, GOOD + question)) == [
+        NOT_TEXT.format(keys="True, 12"),
+        "unknown keys for single: colour",
+    ]
+
+
+@pytest.mark.django_db
+def test_import_quizzes_names_the_question_of_a_yes_key(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("1.17 两条定律\n", encoding="utf-8")
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    _write(folder, GOOD.replace("    tag: recall\n", "    tag: recall\n    on: true\n"))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_quizzes", str(folder), notes=tmp_path / "notes.txt")
+    assert f"lec.yaml: question t-tf: {NOT_TEXT.format(keys='True')}" in str(refused.value)
