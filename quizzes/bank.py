@@ -299,7 +299,7 @@ def _parse_tag_and_english(
         message = _("英文解析（explanation_en）必须像中文解析一样注明章节（§）")
         problems.add(message, key="explanation_en")
     if typed.get("generator") and stem_en:
-        _check_placeholders(problems, typed["generator"], stem_en)
+        _check_placeholders(problems, typed["generator"], stem_en, "stem_en")
     if missing := [n for n, choice in enumerate(choices, start=1) if not choice.text_en]:
         # One message naming them all: four choices without English were four lines.
         message = ngettext(
@@ -464,13 +464,18 @@ def _parse_param(problems: _Problems, qtype: str, raw: dict, stem: str) -> dict:
         problems.add(message, key="generator")
         return {"generator": ""}
     if stem:
-        _check_placeholders(problems, generator, stem)
+        _check_placeholders(problems, generator, stem, "stem")
     return {"generator": generator}
 
 
-def _check_placeholders(problems: _Problems, generator: str, stem: str) -> None:
+def _check_placeholders(problems: _Problems, generator: str, stem: str, key: str) -> None:
     params = generate(generator, 0).params
-    fields = {f for _, f, _, _ in string.Formatter().parse(stem) if f}
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(stem) if f}
+    except ValueError:  # a lone { or }: it stopped import_quizzes with a traceback
+        message = _("%(key)s 中有不成对的花括号（{ 或 }）；要显示花括号本身，请写成 {{ 或 }}")
+        problems.add(message % {"key": key}, key=key)
+        return
     if missing := fields - set(params):
         message = _("题干中的占位符不由 %(generator)s 生成：%(names)s")
         names = ", ".join(sorted(missing))

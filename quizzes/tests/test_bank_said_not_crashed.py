@@ -49,3 +49,32 @@ def test_import_quizzes_names_the_question_of_a_yes_key(tmp_path: Path) -> None:
     with pytest.raises(CommandError) as refused:
         call_command("import_quizzes", str(folder), notes=tmp_path / "notes.txt")
     assert f"lec.yaml: question t-tf: {NOT_TEXT.format(keys='True')}" in str(refused.value)
+
+
+BRACE = "'{key}' has a {{ or }} that is not part of a placeholder; to show a brace itself, write "
+BRACE += "{{{{ or }}}}"
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"stem": "p = {p, n = {n}"}, [BRACE.format(key="stem")]),
+        ({"stem_en": "p = {p}, n = {n}}"}, [BRACE.format(key="stem_en")]),
+        ({"stem": "{", "stem_en": "}"}, [BRACE.format(key="stem"), BRACE.format(key="stem_en")]),
+    ],
+)
+def test_a_lone_brace_in_a_param_stem_is_said_at_the_stem(
+    tmp_path: Path, changes: dict, said: list[str]
+) -> None:
+    """str.format reads the stem of a generated question; a lone { raised ValueError there."""
+    path = _write(tmp_path, GOOD + _question("param", changes))
+    assert _said(path) == said
+    with pytest.raises(BankError) as refused:
+        load_bank_file(path, ANCHORS)
+    assert {e.key for e in refused.value.errors} == {"stem", "stem_en"} & set(changes)
+
+
+def test_a_brace_written_twice_is_a_brace(tmp_path: Path) -> None:
+    changes = {"stem": "{{p}} = {p}, n = {n}", "stem_en": "{{p}} = {p}, n = {n}"}
+    bank = load_bank_file(_write(tmp_path, GOOD + _question("param", changes)), ANCHORS)
+    assert bank.questions[-1].stem == "{{p}} = {p}, n = {n}"
