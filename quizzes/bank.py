@@ -188,14 +188,16 @@ def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
     errors: list[BankError] = []  # of every question: the file is fixed in one go
     for index, raw in enumerate(raw_questions):
         try:
-            spec = _parse_question(name, index, raw, lecture, anchors)
+            bank.questions.append(_parse_question(name, index, raw, lecture, anchors))
         except BankError as exc:
             errors += exc.errors
-            continue
-        if spec.id in seen:
-            errors.append(BankError(name, spec.id, _("本文件中题目编号重复")))
-        seen.add(spec.id)
-        bank.questions.append(spec)
+        # By the id as written, parsed or not: a question with a mistake still takes its id, and
+        # a later one with the same id was said only once the first was fixed.
+        qid = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(qid, str) and ID_RE.match(qid):
+            if qid in seen:
+                errors.append(BankError(name, qid, _("本文件中题目编号重复")))
+            seen.add(qid)
     if errors:
         raise BankErrors(errors)
     return bank

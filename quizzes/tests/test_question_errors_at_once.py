@@ -167,3 +167,23 @@ def test_a_misspelt_choice_key_is_said_alone(tmp_path: Path) -> None:
     assert [e.message for e in refused.value.errors] == [
         "选项 1 含不认识的键（只允许 text、en、correct）"
     ]
+
+
+def test_an_id_taken_by_a_question_with_a_mistake_is_said_taken(tmp_path: Path) -> None:
+    """The first l1-dup fails on its explanation; the second is said a duplicate in the same
+    read, not only once the first is fixed. An id that is itself wrong is said wrong, not taken."""
+    good = {"id": "l1-dup", "section": "sec-1-17", "type": "truefalse", "tag": "recall"}
+    good |= {"stem": "判断", "answer": True, "explanation": "见 §1.17"}
+    bad_id = good | {"id": "L1 Dup"}
+    questions = [good | {"explanation": "没有注明出处"}, good, bad_id, bad_id]
+    body = {"lecture": 1, "title": "测试", "questions": questions}
+    path = tmp_path / "lec.yaml"
+    path.write_text(yaml.safe_dump(body, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(BankError) as refused:
+        load_bank_file(path, anchors=None)
+    assert [(e.question_id, e.message) for e in refused.value.errors] == [
+        ("l1-dup", "解析必须注明所属章节（§1.17）"),
+        ("l1-dup", "本文件中题目编号重复"),
+        ("L1 Dup", "id 必须匹配 [a-z0-9][a-z0-9-]*（最长 64 个字符）"),
+        ("L1 Dup", "id 必须匹配 [a-z0-9][a-z0-9-]*（最长 64 个字符）"),
+    ]
