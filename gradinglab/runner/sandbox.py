@@ -433,16 +433,11 @@ class Sandbox:
         if os.geteuid() == 0:  # the child runs as an unprivileged uid (root ignores RLIMIT_NPROC)
             self._take_uid()
         status_r, status_w = os.pipe()
-        rules = seccomp.filter_fd()
-        try:
-            argv = self.command(status_w, rules)
-        except SandboxStartError:
-            for fd in (status_r, status_w, rules):
-                os.close(fd)
-            raise
-        try:
+        rules = -1
+        try:  # every descriptor made here is closed on any failure: a pool refills for days
+            rules = seccomp.filter_fd()
             self.proc = subprocess.Popen(
-                argv,
+                self.command(status_w, rules),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -450,12 +445,15 @@ class Sandbox:
                 start_new_session=True,
                 close_fds=True,
             )
-        except OSError as exc:
+        except BaseException as exc:
             os.close(status_r)
-            raise SandboxStartError(f"cannot start bubblewrap: {exc}") from exc
+            if isinstance(exc, OSError):  # the caller's cleanup gives the uid and job dir back
+                raise SandboxStartError(f"cannot start bubblewrap: {exc}") from exc
+            raise
         finally:
             os.close(status_w)
-            os.close(rules)
+            if rules >= 0:
+                os.close(rules)
         self._status_r = status_r
         self._reader = threading.Thread(target=self._drain, daemon=True, name="sandbox-output")
         self._reader.start()

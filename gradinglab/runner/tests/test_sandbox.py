@@ -312,6 +312,35 @@ def test_disk_space_reserved_without_writing_is_refused(tight: Path) -> None:
     assert "RESERVED [95, 95, 38, 1] 0 bytes" in doc["message"], doc["message"]
 
 
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("fails", ["filter", "command"])
+def test_a_sandbox_that_fails_to_start_keeps_no_descriptor(
+    fails: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool refills for days: the status pipe and the seccomp program's memfd are closed on
+    every failure, and a host error is a start error (whose cleanup gives the uid back)."""
+    from gradinglab.runner import seccomp
+
+    def broken(*_args: object) -> None:
+        raise OSError(24, "Too many open files")
+
+    if fails == "filter":
+        monkeypatch.setattr(seccomp, "filter_fd", broken)
+    else:
+        monkeypatch.setattr(sandbox.Sandbox, "command", broken)
+    box = sandbox.Sandbox(limits=sandbox.Limits())
+    before = _open_fds()
+    try:
+        with pytest.raises(sandbox.SandboxStartError, match="Too many open files"):
+            box.start()
+    finally:
+        box.cleanup()  # the pool's way: gives back the uid lease (an fd as root)
+    assert _open_fds() <= before
+
+
 def test_a_proc_too_big_to_read_in_one_poll_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
     """A job can make its /proc huge (65 530 mappings under long paths per process: a 94 MB maps
     file, minutes a poll). Past a poll's budget the measurement is None (over), not slow. Here
