@@ -78,3 +78,22 @@ def test_a_brace_written_twice_is_a_brace(tmp_path: Path) -> None:
     changes = {"stem": "{{p}} = {p}, n = {n}", "stem_en": "{{p}} = {p}, n = {n}"}
     bank = load_bank_file(_write(tmp_path, GOOD + _question("param", changes)), ANCHORS)
     assert bank.questions[-1].stem == "{{p}} = {p}, n = {n}"
+
+
+@pytest.mark.parametrize("placeholder", ["{p!z}", "{p:zz}", "{p:q}"])
+def test_a_placeholder_the_values_cannot_fill_is_said_at_the_stem(
+    tmp_path: Path, placeholder: str
+) -> None:
+    """A conversion or format spec that str.format refuses got past the bank checks and raised
+    ValueError when the quiz page filled the stem: a 500 for every student given the question."""
+    path = _write(tmp_path, GOOD + _question("param", {"stem": f"p = {placeholder}, n = {{n}}"}))
+    said = _said(path)
+    assert len(said) == 1 and said[0].startswith("'stem' has a placeholder the generated values")
+
+
+def test_a_lecture_yaml_reads_as_true_is_refused(tmp_path: Path) -> None:
+    """`lecture: yes` is True, which Python counts as the int 1: it was taken for lecture 1."""
+    path = _write(tmp_path, GOOD)
+    path.write_text(path.read_text(encoding="utf-8").replace("lecture: 1", "lecture: yes"))
+    with pytest.raises(BankError, match="lecture"):
+        load_bank_file(path, ANCHORS)
