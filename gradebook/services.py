@@ -473,14 +473,19 @@ def curve_parse(*, item: GradeItem, kind: str, value: Decimal | int | str) -> ca
         raise GradeError(
             _("系数必须大于 0，且不超过 %(max)s。") % {"max": CURVE_MAX_FACTOR}, field="value"
         )
-    if kind == calc.CURVE_ADD and abs(number) > item.max_points:
+    # copy_abs, not abs(): abs() rounds in the decimal context and overflows on 1e999999999
+    if kind == calc.CURVE_ADD and number.copy_abs() > item.max_points:
         raise GradeError(
             _("加分必须在 -%(max)s…%(max)s 之间。") % {"max": item.max_points}, field="value"
         )
-    if number != number.quantize(_CURVE_PLACES[kind]):
+    try:  # a number within the bounds but with too many digits (1e-999999999) cannot be rounded
+        rounded = number.quantize(_CURVE_PLACES[kind])
+    except ArithmeticError:
+        rounded = None
+    if rounded is None or number != rounded:
         places = _("两位") if kind == calc.CURVE_ADD else _("三位")
         raise GradeError(_("小数最多%(places)s。") % {"places": places}, field="value")
-    return calc.Curve(kind, number.quantize(_CURVE_PLACES[kind]))
+    return calc.Curve(kind, rounded)
 
 
 def _curve_reason(reason: str) -> str:

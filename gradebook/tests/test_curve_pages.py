@@ -179,3 +179,24 @@ def test_an_override_is_curved_and_an_excusal_stays_excused(
     assert [r["curve"] for r in _item_rows(client_ta, quiz)] == ["+5", ""]
     form = client_ta.get(f"/grades/staff/students/{student_a.pk}/?item={quiz.pk}").content.decode()
     assert 'id="override-curve"' in form and "本项有曲线 +5" in form  # said before overriding
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("do", ["preview", "save"])
+@pytest.mark.parametrize(
+    ("kind", "value", "error"),
+    [
+        ("add", "1e999999999", "加分必须在 -100.00…100.00 之间。"),
+        ("add", "-1E+999999999", "加分必须在 -100.00…100.00 之间。"),
+        ("add", "1e-999999999", "小数最多两位。"),
+        ("scale", "1e999999999", "系数必须大于 0，且不超过 10。"),
+        ("scale", "1e-999999999", "小数最多三位。"),
+    ],
+)
+def test_absurd_numbers_are_a_400_at_the_field(client_ta, quiz, do, kind, value, error) -> None:
+    """Exponents past the decimal context's limits were an Overflow (HTTP 500)."""
+    response = _curve(client_ta, quiz, do=do, kind=kind, value=value)
+    page = response.content.decode()
+    assert response.status_code == 400 and error in page
+    quiz.refresh_from_db()
+    assert quiz.curve is None and not GradeEvent.objects.filter(action="curve_set").exists()
