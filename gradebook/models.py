@@ -89,12 +89,13 @@ class GradeItem(models.Model):
         _("扣分上限 %"), max_digits=5, decimal_places=2, default=Decimal("100"), validators=PERCENT
     )
     # The item's curve (calc.Curve), set and removed only through the audited services
-    # (grade_item_curve_set / _remove), which keep the value within its bounds (CURVE_BOUNDS).
+    # (grade_item_curve_set / _remove), which keep the value within its bounds (curve_parse).
+    # An add may be up to ±max_points (at most 999999.99), a factor needs 3 places: 9 digits.
     curve_kind = models.CharField(
         _("曲线"), max_length=8, choices=CurveKind.choices, default="", blank=True
     )
     curve_value = models.DecimalField(
-        _("曲线数值"), max_digits=8, decimal_places=3, null=True, blank=True
+        _("曲线数值"), max_digits=9, decimal_places=3, null=True, blank=True
     )
     curve_reason = models.TextField(_("曲线原因"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("创建时间"))

@@ -200,3 +200,15 @@ def test_absurd_numbers_are_a_400_at_the_field(client_ta, quiz, do, kind, value,
     assert response.status_code == 400 and error in page
     quiz.refresh_from_db()
     assert quiz.curve is None and not GradeEvent.objects.filter(action="curve_set").exists()
+
+
+@pytest.mark.django_db
+def test_an_add_up_to_the_largest_max_points_fits_the_column(client_ta, make_item) -> None:
+    """max_points allows 999999.99 and an add may be up to ±max points: the column must hold it."""
+    item = make_item("exam:big", max_points=999999)
+    assert _curve(client_ta, item, value="-999999.00").status_code == 302
+    item.refresh_from_db()
+    assert item.curve_value == Decimal("-999999")
+    assert _curve(client_ta, item, value="200000.5").status_code == 302
+    item.refresh_from_db()
+    assert item.curve_value == Decimal("200000.5")
