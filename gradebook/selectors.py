@@ -470,6 +470,11 @@ class GradeNote:
     overridden: bool  # a staff override of the item is in force
     reason: str  # the override's reason as stored ("" when none)
     counted_ref: str  # the work that counts when it is another one, else ""
+    differs: bool = True  # ``points`` is not the score the work's page shows
+    # Where the item's curve moved what counts: the counted score (after the late penalty and the
+    # curve) and the curve as the pages write it ("+5"); else None and "".
+    counted: Decimal | None = None
+    curve: str = ""
 
 
 def grade_note(
@@ -492,16 +497,43 @@ def grade_note(
     )
     if grade is None or shown is None:
         return None
+    if grade.item.curve is not None:
+        return _curved_note(student, grade, ref, shown)
     counted = _counted_work(student, grade)
     if counted is None or counted.points == shown:
         return None
+    return _note_on(grade, counted, ref)
+
+
+def _note_on(grade: Grade, work: calc.Score, ref: str, **curved) -> GradeNote:
+    """The note on ``grade``'s item whose counted work is ``work``, on the page of ``ref``."""
     overridden = grade.override_points is not None
     return GradeNote(
         item=grade.item,
-        points=counted.points,
+        points=work.points,
         overridden=overridden,
         reason=grade.override_reason if overridden else "",
-        counted_ref="" if overridden or counted.ref == ref else counted.ref,
+        counted_ref="" if overridden or work.ref == ref else work.ref,
+        **curved,
+    )
+
+
+def _curved_note(
+    student: AbstractBaseUser, grade: Grade, ref: str, shown: Decimal
+) -> GradeNote | None:
+    """The note where the item has a curve: what counts is then the curved score, which no work's
+    page shows, so it comes from the standing (calc.py: the penalty, then the curve)."""
+    result = item_result(student, grade.item)
+    moved = result.status == calc.GRADED and result.curve_points != 0
+    if result.status != calc.GRADED or (result.raw == shown and not moved):
+        return None
+    return _note_on(
+        grade,
+        calc.Score(result.raw, ref=result.ref),
+        ref,
+        differs=result.raw != shown,
+        counted=result.counted if moved else None,
+        curve=calc.curve_text(grade.item.curve, result) if moved else "",
     )
 
 

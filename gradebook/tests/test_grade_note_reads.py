@@ -13,7 +13,7 @@ import pytest
 
 from gradebook import calc, selectors
 from gradebook.models import GradebookSettings
-from gradebook.services import excusal_set, grade_override, grade_record
+from gradebook.services import excusal_set, grade_item_curve_set, grade_override, grade_record
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +75,18 @@ def test_under_grace_the_note_names_the_work_the_standing_chose(
     _post(student_a, item, past_due, others=[earlier])
     note = _note_as_the_standing_says(student_a, item, POSTED, Decimal(10))
     assert note is not None and (note.points, note.counted_ref) == (8, EARLIER)
+
+
+def test_with_a_curve_the_note_carries_the_counted_score(student_a, make_item, past_due, ta):
+    """The curve moves what counts away from every work's raw score; the note says so even where
+    the raw scores agree (the standing's counted score, after the penalty and the curve)."""
+    item = make_item("lab:1", due_at=past_due)
+    _post(student_a, item, past_due, points=6)  # two days late under no penalty: 6
+    grade_item_curve_set(item=item, kind="add", value="1.5", actor=ta, reason="偏难")
+    note = selectors.grade_note(student_a, student_a, item.key, POSTED, Decimal(6))
+    assert note is not None and (note.differs, note.counted, note.curve) == (False, 7.5, "+1.5")
+    grade_item_curve_set(item=item, kind="add", value="9", actor=ta, reason="偏难")
+    note = selectors.grade_note(student_a, student_a, item.key, POSTED, Decimal(6))
+    assert note is not None and (note.counted, note.curve) == (10, "+9")  # held at max: +4 moved
+    grade_override(student=student_a, item=item, points="10", actor=ta, reason="满分")
+    assert selectors.grade_note(student_a, student_a, item.key, POSTED, Decimal(10)) is None

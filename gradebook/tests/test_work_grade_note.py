@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from gradebook.models import GradeItem
 from gradebook.services import (
+    grade_item_curve_set,
     grade_override,
     item_release_set,
     regrade_request_create,
@@ -112,3 +113,21 @@ def test_the_request_page_links_the_work_it_is_about(client_ta, ta, wrong_attemp
     page = client_ta.get(f"/grades/regrades/{asked.pk}/").content.decode()
     about = page.split('id="regrade-ref">', 1)[1].split("</dd>", 1)[0]
     assert about == f'<a href="{_review(wrong_attempt)}">测验作答 #{wrong_attempt.pk}</a>'
+
+
+def test_with_a_curve_the_note_says_what_counts_and_the_curve(client_a, ta, wrong_attempt) -> None:
+    """The work's page shows its raw score; the gradebook counts the curved one. With a curve +5
+    the page said nothing of the 5 that count; after an override it named the override alone."""
+    item = quiz_gradebook_item(wrong_attempt.quiz)
+    grade_item_curve_set(item=item, kind="add", value="5", actor=ta, reason="太难")
+    note = _note(client_a, _review(wrong_attempt))
+    assert note is not None and "成绩册中此项计入 5 分，含曲线 +5" in note
+    english = _note(client_a, _review(wrong_attempt), "en")
+    assert "In the gradebook this item counts 5 points with the curve +5" in english
+    _accept(wrong_attempt, ta, "2")
+    note = _note(client_a, _review(wrong_attempt))
+    assert note is not None and "成绩册中此项现为 2 分（助教改分：" in note
+    assert "），计入 7 分，含曲线 +5" in note
+    english = _note(client_a, _review(wrong_attempt), "en")
+    assert "In the gradebook this item is now 2 points (Changed by staff: " in english
+    assert "; it counts 7 points with the curve +5" in english
