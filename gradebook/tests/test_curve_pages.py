@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 
 from gradebook.models import GradeEvent, GradeItem
-from gradebook.services import excusal_set, grade_override
+from gradebook.services import excusal_set, grade_override, regrade_request_create
 
 
 def _url(item: GradeItem) -> str:
@@ -212,3 +212,17 @@ def test_an_add_up_to_the_largest_max_points_fits_the_column(client_ta, make_ite
     assert _curve(client_ta, item, value="200000.5").status_code == 302
     item.refresh_from_db()
     assert item.curve_value == Decimal("200000.5")
+
+
+@pytest.mark.django_db
+def test_the_regrade_answer_form_says_the_curve_applies_too(client_ta, student_a, quiz) -> None:
+    """Accepting a regrade is an override, which the curve lifts like any other score."""
+    asked = regrade_request_create(student=student_a, item=quiz, message="第 3 题")
+    url = f"/grades/regrades/{asked.pk}/"
+    assert 'id="regrade-curve"' not in client_ta.get(url).content.decode()  # no curve: no word
+    _curve(client_ta, quiz)
+    page = client_ta.get(url).content.decode()
+    assert 'id="regrade-curve"' in page and 'id="resolve-form"' in page
+    assert "本项有曲线 +5：人工改分的分数同样按曲线调整（在迟交扣分之后）。" in page
+    client_ta.cookies["django_language"] = "en"
+    assert "This item has a curve of +5" in client_ta.get(url).content.decode()
