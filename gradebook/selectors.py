@@ -264,6 +264,7 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
     items = []
     for row in view["rows"]:
         res = row.result
+        curve = calc.curve_text(row.item.curve, res) if res else ""
         items.append(
             {
                 "key": row.item.key,
@@ -277,9 +278,10 @@ def student_api_payload(student: AbstractBaseUser) -> dict:
                 "late_penalty_percent": _s(res.penalty_percent) if res else None,
                 "grace_days_used": res.grace_days if res else None,
                 "counted": _s(res.counted) if res else None,
-                # The item's curve ("+5", "×1.1") and what it moved this score by; null when none.
-                "curve": (calc.curve_text(row.item.curve, res) or None) if res else None,
-                "curve_points": _s(res.curve_points) if res and row.item.curve else None,
+                # The item's curve ("+5", "×1.1") and what it moved this score by; both null where
+                # it moved none (no curve, or the item missing or excused: calc.curve_text).
+                "curve": curve or None,
+                "curve_points": _s(res.curve_points) if res and curve else None,
                 "dropped": res.dropped if res else None,
                 # A system reason (a regrade answer) in the request's language, like the page.
                 "override_reason": reasons.shown(row.override_reason) if res else "",

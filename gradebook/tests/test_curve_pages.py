@@ -226,3 +226,19 @@ def test_the_regrade_answer_form_says_the_curve_applies_too(client_ta, student_a
     assert "本项有曲线 +5：人工改分的分数同样按曲线调整（在迟交扣分之后）。" in page
     client_ta.cookies["django_language"] = "en"
     assert "This item has a curve of +5" in client_ta.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_api_says_no_curve_points_where_it_says_no_curve(
+    client_ta, ta, student_a, make_item, past_due
+) -> None:
+    """A missing item and an excused one: the curve moved nothing, so both fields are null."""
+    missing = make_item("quiz:missing", max_points=10, due_at=past_due)
+    excused = make_item("quiz:excused", max_points=10, due_at=past_due)
+    excusal_set(student=student_a, item=excused, actor=ta, excused=True, reason="病假")
+    for item in (missing, excused):
+        assert _curve(client_ta, item).status_code == 302
+    client_ta.force_login(student_a)
+    rows = {i["key"]: i for i in client_ta.get("/grades/api/mine").json()["items"]}
+    for key in ("quiz:missing", "quiz:excused"):
+        assert (rows[key]["curve"], rows[key]["curve_points"]) == (None, None)
