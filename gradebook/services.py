@@ -519,19 +519,20 @@ def grade_item_curve_set(
 
 
 @transaction.atomic
-def grade_item_curve_remove(*, item: GradeItem, actor: AbstractBaseUser, reason: str) -> GradeItem:
-    """Take the curve off: every score is the uncurved one again (nothing stored was curved)."""
+def grade_item_curve_remove(*, item: GradeItem, actor: AbstractBaseUser, reason: str) -> bool:
+    """Take the curve off: every score is the uncurved one again (nothing stored was curved).
+    False, and nothing written, when the item had no curve."""
     note = _curve_reason(reason)
     item = GradeItem.objects.select_for_update().get(pk=item.pk)
     old = item.curve
     if old is None:
-        return item
+        return False
     item.curve_kind, item.curve_value, item.curve_reason = "", None, ""
     item.save(update_fields=["curve_kind", "curve_value", "curve_reason"])
     reason_ = Reason("with_note", reason=Reason("curve_remove", old=old), note=note)
     action = GradeEvent.Action.CURVE_REMOVE
     _note(item=item, student=None, actor=actor, action=action, reason=reason_, now=timezone.now())
-    return item
+    return True
 
 
 # --- Regrade requests ----------------------------------------------------------------------------

@@ -108,8 +108,12 @@ def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
     data = form.cleaned_data
     try:
         if do == "remove":
-            services.grade_item_curve_remove(item=item, actor=request.user, reason=data["reason"])
-            messages.success(request, _("已撤销曲线：{item}").format(item=str(item)))
+            if services.grade_item_curve_remove(
+                item=item, actor=request.user, reason=data["reason"]
+            ):
+                messages.success(request, _("已撤销曲线：{item}").format(item=str(item)))
+            else:
+                messages.info(request, _("本项没有曲线，无需撤销。"))
             return redirect("gradebook:staff_item", item_id=item.pk)
         curve = services.curve_parse(item=item, kind=data["kind"], value=data["value"])
         if do == "save":

@@ -35,8 +35,9 @@ def test_each_change_is_audited_and_removal_restores(ta, student_a, quiz) -> Non
     item = grade_item_curve_set(item=item, kind="add", value="5", actor=ta, reason="期中太难")
     item = grade_item_curve_set(item=item, kind="scale", value="1.1", actor=ta, reason="改为系数")
     assert _counted(student_a, item) == Decimal("66.00")
-    item = grade_item_curve_remove(item=item, actor=ta, reason="已补考")
-    item = grade_item_curve_remove(item=item, actor=ta, reason="again: nothing to remove")
+    assert grade_item_curve_remove(item=item, actor=ta, reason="已补考") is True
+    assert grade_item_curve_remove(item=item, actor=ta, reason="again: nothing to remove") is False
+    item.refresh_from_db()
     assert _counted(student_a, item) == Decimal("60.00")
     assert item.curve is None and item.curve_reason == ""
     events = list(GradeEvent.objects.filter(item=quiz).exclude(action="record"))

@@ -242,3 +242,17 @@ def test_the_api_says_no_curve_points_where_it_says_no_curve(
     rows = {i["key"]: i for i in client_ta.get("/grades/api/mine").json()["items"]}
     for key in ("quiz:missing", "quiz:excused"):
         assert (rows[key]["curve"], rows[key]["curve_points"]) == (None, None)
+
+
+@pytest.mark.django_db
+def test_removing_when_there_is_no_curve_says_so(client_ta, quiz) -> None:
+    response = _curve(client_ta, quiz, do="remove", kind="", value="", reason="撤销")
+    assert response.status_code == 302
+    page = client_ta.get(response["Location"]).content.decode()
+    assert "本项没有曲线，无需撤销。" in page and "已撤销曲线" not in page
+    assert not GradeEvent.objects.filter(item=quiz, action="curve_remove").exists()
+    client_ta.cookies["django_language"] = "en"
+    response = _curve(client_ta, quiz, do="remove", kind="", value="", reason="undo")
+    assert (
+        "This item has no curve to remove." in client_ta.get(response["Location"]).content.decode()
+    )
