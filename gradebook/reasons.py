@@ -52,6 +52,7 @@ REASONS: dict[str, tuple[Any, dict[str, str]]] = {
     # An item's curve (calc.Curve's text, "+5" or "×1.1"), followed by staff's words (with_note).
     "curve_set": (_("曲线设为 %(curve)s"), {}),
     "curve_change": (_("曲线由 %(old)s 改为 %(new)s"), {}),
+    "curve_reason": (_("曲线 %(curve)s 不变，更新原因"), {}),
     "curve_remove": (_("撤销曲线 %(old)s"), {}),
     # A system reason (nested parts) followed by staff's words.
     "with_note": (_("%(reason)s；%(note)s"), {}),

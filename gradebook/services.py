@@ -511,6 +511,8 @@ def grade_item_curve_set(
     item.save(update_fields=["curve_kind", "curve_value", "curve_reason"])
     if old is None:
         action, said = GradeEvent.Action.CURVE_SET, Reason("curve_set", curve=curve)
+    elif old == curve:  # only the reason is new: a change of the item's curve record, said as such
+        action, said = GradeEvent.Action.CURVE_CHANGE, Reason("curve_reason", curve=curve)
     else:
         action, said = GradeEvent.Action.CURVE_CHANGE, Reason("curve_change", old=old, new=curve)
     reason_ = Reason("with_note", reason=said, note=note)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from gradebook import selectors
 from gradebook.models import GradeEvent
@@ -92,3 +93,16 @@ def test_the_admin_shows_the_curve_read_only(client_instructor, instructor, quiz
     form = client_instructor.get(f"/admin/gradebook/gradeitem/{quiz.pk}/change/").content.decode()
     assert 'name="late_policy"' in form and "1.100" in form
     assert not any(f'name="curve_{name}"' in form for name in ("kind", "value", "reason"))
+
+
+@pytest.mark.django_db
+def test_the_same_curve_with_a_new_reason_is_audited_as_a_reason_change(ta, quiz) -> None:
+    """It said "曲线由 +5 改为 +5": the curve did not change, its reason did."""
+    grade_item_curve_set(item=quiz, kind="add", value="5", actor=ta, reason="期中太难")
+    item = grade_item_curve_set(item=quiz, kind="add", value="5.00", actor=ta, reason="补充说明")
+    assert item.curve_reason == "补充说明"
+    event = GradeEvent.objects.filter(item=quiz).exclude(action="record").last()
+    assert event.action == "curve_change"
+    assert event.shown_reason == "曲线 +5 不变，更新原因；补充说明"
+    with translation.override("en"):
+        assert event.shown_reason.startswith("Curve +5 unchanged, reason updated")
