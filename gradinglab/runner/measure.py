@@ -25,8 +25,8 @@ gpu_timing.masked); not that the submission's calls computed them.
 The harness's own per-round cost (unmasking sets in, flushing, snapshot copies, the pipe, and the
 sandbox's sample and sums on the GPU path or the parent's read of the slots on the CPU path) is
 measured the same way with a no-op entry, before the seal and again after each batch of timed
-rounds, and the fastest no-op round is subtracted. Device events recorded
-inside the sandbox are reported and compared, never graded.
+rounds, and the fastest no-op round is subtracted. Device events recorded inside the sandbox are
+reported and compared, never graded.
 """
 
 from __future__ import annotations
