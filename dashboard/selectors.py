@@ -118,15 +118,9 @@ def reading(user) -> Reading:
 
 
 def recent_grades(user) -> list:
-    from gradebook.models import Grade
+    from gradebook.selectors import recent_grades as counted
 
-    return list(
-        Grade.objects.visible_to(user)
-        .owned_by(user)
-        .filter(item__released=True)
-        .select_related("item")
-        .order_by("-computed_at")[:RECENT_LIMIT]
-    )
+    return counted(user, RECENT_LIMIT)
 
 
 @dataclass(frozen=True)

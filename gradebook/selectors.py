@@ -456,6 +456,36 @@ def student_detail(student: AbstractBaseUser) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class RecentGrade:
+    """One of the student's latest released grades, as 我的成绩 counts it."""
+
+    item: GradeItem
+    result: calc.ItemResult  # counted: after the late penalty and the item's curve
+    computed_at: datetime
+
+
+def recent_grades(student: AbstractBaseUser, limit: int) -> list[RecentGrade]:
+    """The student's `limit` latest released grades, newest first, each with what counts. The
+    home page showed the Grade row's raw points: 60 where the gradebook counts 65 with a curve
+    +5, or 54 after a late penalty."""
+    grades = list(
+        Grade.objects.visible_to(student)
+        .owned_by(student)
+        .filter(item__released=True)
+        .select_related("item")
+        .order_by("-computed_at")[:limit]
+    )
+    if not grades:
+        return []  # staff and new students: no standing to compute
+    mine = standing(course_load(), facts_for([student.pk])[student.pk], released_only=True)
+    return [
+        RecentGrade(g.item, mine.items[g.item.key], g.computed_at)
+        for g in grades
+        if mine.items[g.item.key].status == calc.GRADED  # an excused item counts nothing
+    ]
+
+
 def item_result(student: AbstractBaseUser, item: GradeItem) -> calc.ItemResult:
     """The student's result on ``item`` as their standing counts it (released or not): under a
     GRACE policy the work chosen with the grace days left there, which the Grade row cannot say."""
