@@ -132,3 +132,59 @@ def test_the_plan_is_not_searched_over_more_grace_days_than_its_cap() -> None:
     standing = calc.compute_standing(items=[_quiz(calc.GRACE)], categories=[], facts=facts,
                                      grace_budget=1000, now=DUE + timedelta(days=200))  # fmt: skip
     assert standing.items["quiz:1"].ref == far.ref  # item by item: 100 days of grace, 100 points
+
+
+def test_where_the_lowest_is_dropped_every_plan_is_tried() -> None:
+    """Three GRACE labs at 100 %/day, 2 grace days, the lowest lab dropped. The first lab's 100
+    is 2 days late, the others' 100s 1 day late; on time: 30, 90, 90. Item by item and the
+    programme (which weighs every lab as kept) both spend the 2 days on the first lab's +70:
+    100, 90, 90, the 90 dropped = 95 %. Best: the 30 is dropped anyway, so 1 day to each of the
+    others: 30, 100, 100 = 100 %."""
+    day = timedelta(days=1)
+    labs = [
+        calc.ItemSpec(
+            f"lab:{n}",
+            "lab",
+            Decimal(100),
+            due_at=DUE + n * 5 * day,
+            late_policy=calc.GRACE,
+            penalty_per_day=Decimal(100),
+        )  # fmt: skip
+        for n in range(3)
+    ]
+
+    def works(n: int, on_time: int, days_late: int) -> calc.Score:
+        early = calc.Score(Decimal(on_time), labs[n].due_at - day, f"{n}-on-time")
+        late = calc.Score(
+            Decimal(100), labs[n].due_at + days_late * day - timedelta(hours=1), f"{n}-late"
+        )
+        return calc.Score(early.points, early.submitted_at, early.ref, (early, late))
+
+    scores = {"lab:0": works(0, 30, 2), "lab:1": works(1, 90, 1), "lab:2": works(2, 90, 1)}
+
+    def standing(drop: int) -> calc.Standing:
+        return calc.compute_standing(
+            items=labs, categories=[calc.CategorySpec("lab", Decimal(100), drop_lowest=drop)],
+            facts=calc.StudentFacts(scores=scores), grace_budget=2, now=DUE + 30 * day)  # fmt: skip
+
+    dropped = standing(1)
+    assert [dropped.items[lab.key].ref for lab in labs] == ["0-on-time", "1-late", "2-late"]
+    assert dropped.total_percent == Decimal("100.00") and dropped.grace_used == 2
+    assert dropped.items["lab:0"].dropped
+    # With nothing dropped the programme's plan is best: 100 + 90 + 90 = 280 against 230.
+    kept = standing(0)
+    assert [kept.items[lab.key].ref for lab in labs] == ["0-late", "1-on-time", "2-on-time"]
+    assert kept.total_percent == Decimal("93.33")
+
+
+def test_too_many_plans_to_try_each_fall_back_to_the_programme() -> None:
+    """Five labs with two works each are 32 plans, over PLAN_MAX_TRIES: none is listed."""
+    labs = [calc.ItemSpec(f"lab:{n}", "lab", Decimal(100), due_at=DUE, late_policy=calc.GRACE)
+            for n in range(5)]  # fmt: skip
+    two = calc.Score(ON_TIME.points, ON_TIME.submitted_at, ON_TIME.ref, (ON_TIME, LATE))
+    facts = calc.StudentFacts(scores={lab.key: two for lab in labs})
+    drops = [calc.CategorySpec("lab", Decimal(100), drop_lowest=1)]
+    assert calc.PLAN_MAX_TRIES == 2**4
+    assert calc._every_plan(labs, drops, facts) is None
+    assert len(calc._every_plan(labs[:4], drops, facts)) == 2**4
+    assert calc._every_plan(labs, [calc.CategorySpec("lab", Decimal(100))], facts) is None
