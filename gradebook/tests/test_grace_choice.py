@@ -78,23 +78,28 @@ def test_another_work_counts_only_where_it_raises_the_course_total() -> None:
     assert alone.items["quiz:1"].ref == LATE.ref and alone.total_percent == Decimal("100.00")
 
 
+def _graced(kind: str, count: int, *, penalty_per_day: int) -> list[calc.ItemSpec]:
+    """``count`` GRACE items of 100 points in category ``kind``, due 5 days apart from DUE."""
+    return [
+        calc.ItemSpec(
+            f"{kind}:{n}",
+            kind,
+            Decimal(100),
+            due_at=DUE + timedelta(days=5 * n),
+            late_policy=calc.GRACE,
+            penalty_per_day=Decimal(penalty_per_day),
+        )  # fmt: skip
+        for n in range(count)
+    ]
+
+
 def test_the_plan_for_the_whole_course_beats_item_by_item_and_the_posted_works() -> None:
     """Three GRACE quizzes at 20 %/day, 2 grace days. Posted (chosen before grace days): 80, 70
     and a day-late 100 = 250. Item by item: the day-late 100 at the first (1 day), the
     two-days-late 100 at the second with the last day (80), 80 at the third = 260. Best: 100
     (1 day), the on-time 70, 100 (1 day) = 270."""
     day = timedelta(days=1)
-    quizzes = [
-        calc.ItemSpec(
-            f"quiz:{n}",
-            "quiz",
-            Decimal(100),
-            due_at=DUE + n * 5 * day,
-            late_policy=calc.GRACE,
-            penalty_per_day=Decimal(20),
-        )  # fmt: skip
-        for n in range(3)
-    ]
+    quizzes = _graced("quiz", 3, penalty_per_day=20)
 
     def work(n: int, points: int, days_late: int, ref: str) -> calc.Score:
         at = quizzes[n].due_at + days_late * day - timedelta(hours=1)
@@ -141,17 +146,7 @@ def test_where_the_lowest_is_dropped_every_plan_is_tried() -> None:
     100, 90, 90, the 90 dropped = 95 %. Best: the 30 is dropped anyway, so 1 day to each of the
     others: 30, 100, 100 = 100 %."""
     day = timedelta(days=1)
-    labs = [
-        calc.ItemSpec(
-            f"lab:{n}",
-            "lab",
-            Decimal(100),
-            due_at=DUE + n * 5 * day,
-            late_policy=calc.GRACE,
-            penalty_per_day=Decimal(100),
-        )  # fmt: skip
-        for n in range(3)
-    ]
+    labs = _graced("lab", 3, penalty_per_day=100)
 
     def works(n: int, on_time: int, days_late: int) -> calc.Score:
         early = calc.Score(Decimal(on_time), labs[n].due_at - day, f"{n}-on-time")
