@@ -1,6 +1,6 @@
 """Real Chromium: the staff grid (students x items) scrolls sideways on a phone in its own box, not
-the page (a long item title included), and the student's name stays in view beside every score;
-an excused cell says so in the page's language."""
+the page (a long item title and its curve's badge included), and the student's name stays in view
+beside every score; an excused cell says so in the page's language."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from gradebook.services import excusal_set, grade_item_ensure, grade_record
+from gradebook.services import excusal_set, grade_item_curve_set, grade_item_ensure, grade_record
 from tests.phonecards import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -92,6 +92,7 @@ def test_a_long_item_title_widens_the_grid_not_the_page(
         kind="exam", max_points=100,
     )  # fmt: skip
     grade_record(student=student_a, item=item, points=Decimal("87.5"), source="import")
+    grade_item_curve_set(item=item, kind="scale", value="1.1", actor=ta, reason="偏难")
     with _grid_on_a_phone(_browser, live_server, login, lang) as page:
         page_width, window, grid_width, grid_box = page.evaluate(_WIDTHS_JS)
         assert page_width <= window, (page_width, window)
@@ -103,3 +104,7 @@ def test_a_long_item_title_widens_the_grid_not_the_page(
         assert header.count() == 1
         # It wraps instead of making its column ~600 px wide (12rem at 16 px, and padding).
         assert header.bounding_box()["width"] <= 12 * 16 + 24, header.bounding_box()
+        # Its curve's badge stays inside the header, beside the title it marks.
+        badge = header.locator(".badge.curve").bounding_box()
+        box = header.bounding_box()
+        assert box["x"] <= badge["x"] and badge["x"] + badge["width"] <= box["x"] + box["width"]

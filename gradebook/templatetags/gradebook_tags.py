@@ -48,6 +48,18 @@ def curve_text(item, result) -> str:
 
 
 @register.filter
+def curve_rule(curve: calc.Curve | None) -> str:
+    """What the item's ``curve`` does, in one sentence: on the item's staff page, and as the title
+    of its badge in the staff grid's header; "" for no curve."""
+    if curve is None:
+        return ""
+    return _now(
+        "本项所有已评分学生的计入分数按曲线 %(curve)s 调整（在迟交扣分之后，上限为满分，不低于 0；"
+        "人工改分同样调整；缺交与免做不变）。"
+    ) % {"curve": curve}
+
+
+@register.filter
 def pts(value: Decimal | int | str | None) -> str:
     """Points without trailing zeros (7.50 -> 7.5); a dash when there is no value.
 
