@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from gradebook import calc, selectors
 from gradebook.csvio import import_parse
@@ -494,16 +494,49 @@ def _curve_reason(reason: str) -> str:
     return reason.strip()
 
 
+class CurveConflict(GradeError):
+    """The item's curve is no longer the one the staff page was loaded with: another staff member
+    saved or removed one since. ``current`` is the curve in force now (None: none)."""
+
+    def __init__(self, *, loaded: str, current: calc.Curve | None) -> None:
+        none = pgettext("an item's curve", "无曲线")
+        super().__init__(
+            _(
+                "曲线已被他人修改（你打开本页时：%(loaded)s；现在：%(current)s）。"
+                "你填写的内容保留在下方，核对后可再次提交。"
+            )
+            % {"loaded": loaded or none, "current": current or none}
+        )
+        self.current = current
+
+
+def _curve_unchanged_since(item: GradeItem, loaded: str | None) -> None:
+    """Refuse a write over a curve the writer has not seen: two staff on the item's page at once
+    would otherwise overwrite each other silently. ``item`` is locked (select_for_update), so no
+    other curve write can come between this check and the write. ``loaded``: the curve as the
+    page showed it (str(calc.Curve), "" for none); None for callers that are not a page."""
+    if loaded is not None and loaded != str(item.curve or ""):
+        raise CurveConflict(loaded=loaded, current=item.curve)
+
+
 @transaction.atomic
 def grade_item_curve_set(
-    *, item: GradeItem, kind: str, value: Decimal | int | str, actor: AbstractBaseUser, reason: str
+    *,
+    item: GradeItem,
+    kind: str,
+    value: Decimal | int | str,
+    actor: AbstractBaseUser,
+    reason: str,
+    loaded: str | None = None,
 ) -> GradeItem:
     """Set or change the item's curve; every student's score is curved from the next read on
     (calc.py). Audited with the old and new curve and the reason; the same curve again is no
-    change and writes nothing."""
+    change and writes nothing. CurveConflict when the curve is no longer ``loaded``, the one the
+    writer's page showed (`_curve_unchanged_since`)."""
     note = _curve_reason(reason)
     curve = curve_parse(item=item, kind=kind, value=value)
     item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    _curve_unchanged_since(item, loaded)
     old = item.curve
     if old == curve and item.curve_reason == note:
         return item
@@ -521,11 +554,15 @@ def grade_item_curve_set(
 
 
 @transaction.atomic
-def grade_item_curve_remove(*, item: GradeItem, actor: AbstractBaseUser, reason: str) -> bool:
+def grade_item_curve_remove(
+    *, item: GradeItem, actor: AbstractBaseUser, reason: str, loaded: str | None = None
+) -> bool:
     """Take the curve off: every score is the uncurved one again (nothing stored was curved).
-    False, and nothing written, when the item had no curve."""
+    False, and nothing written, when the item had no curve. CurveConflict as in
+    grade_item_curve_set."""
     note = _curve_reason(reason)
     item = GradeItem.objects.select_for_update().get(pk=item.pk)
+    _curve_unchanged_since(item, loaded)
     old = item.curve
     if old is None:
         return False

@@ -73,7 +73,7 @@ def _item_page(
     summary, results = selectors.item_summary(item)
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
     curve = item.curve
-    current = {"kind": curve.kind, "value": curve.number} if curve else {}
+    current = {"kind": curve.kind, "value": curve.number, "loaded": str(curve)} if curve else {}
     context = {
         "item": item,
         "category_title": summary.category_title,
@@ -98,7 +98,8 @@ def item_detail(request: HttpRequest, item_id: int) -> HttpResponse:
 @staff_required
 @require_POST
 def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
-    """Preview, save or remove the item's curve ("do"); a refused one shows the form as typed."""
+    """Preview, save or remove the item's curve ("do"); a refused one shows the form as typed
+    (409 where someone else changed the curve since the page was loaded)."""
     staff_write_check(request.user, "curve")
     item = get_object_or_404(GradeItem, pk=item_id)
     form = gb_forms.CurveForm(request.POST, prefix="curve")
@@ -109,7 +110,7 @@ def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
     try:
         if do == "remove":
             if services.grade_item_curve_remove(
-                item=item, actor=request.user, reason=data["reason"]
+                item=item, actor=request.user, reason=data["reason"], loaded=data["loaded"]
             ):
                 messages.success(request, _("已撤销曲线：{item}").format(item=str(item)))
             else:
@@ -123,9 +124,14 @@ def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
                 value=data["value"],
                 actor=request.user,
                 reason=data["reason"],
+                loaded=data["loaded"],
             )
             messages.success(request, _("已保存曲线：{item}").format(item=str(item)))
             return redirect("gradebook:staff_item", item_id=item.pk)
+    except services.CurveConflict as exc:
+        form = form.over(exc.current)
+        form.add_error(None, str(exc))
+        return _item_page(request, item, curve_form=form, status=409)
     except services.GradeError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         return _item_page(request, item, curve_form=form, status=400)

@@ -7,7 +7,9 @@ the API, over an override and beside an excusal."""
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -23,7 +25,15 @@ def _url(item: GradeItem) -> str:
 
 def _curve(client, item, do="save", kind="add", value="5", reason="期中太难"):
     data = {"do": do, "curve-kind": kind, "curve-value": value, "curve-reason": reason}
-    return client.post(_url(item), data)
+    return client.post(_url(item), data | {"curve-loaded": loaded_curve(client, item)})
+
+
+def loaded_curve(client, item: GradeItem) -> str:
+    """The curve the item's page is loaded with, as its form carries it back (what a browser
+    posts); "" where the page shows none or is refused."""
+    page = client.get(f"/grades/staff/items/{item.pk}/").content.decode()
+    found = re.search(r'name="curve-loaded" value="([^"]*)"', page)
+    return html.unescape(found[1]) if found else ""
 
 
 @pytest.fixture
