@@ -183,3 +183,14 @@ def test_too_many_plans_to_try_each_fall_back_to_the_programme() -> None:
     assert calc._every_plan(labs, drops, facts) is None
     assert len(calc._every_plan(labs[:4], drops, facts)) == 2**4
     assert calc._every_plan(labs, [calc.CategorySpec("lab", Decimal(100))], facts) is None
+
+
+def test_only_a_category_that_counts_makes_every_plan_tried() -> None:
+    """A category of weight 0 counts nothing in the total, so its drops leave `_plan` exact."""
+    labs = _graced("lab", 2, penalty_per_day=20)
+    two = calc.Score(ON_TIME.points, ON_TIME.submitted_at, ON_TIME.ref, (ON_TIME, LATE))
+    facts = calc.StudentFacts(scores={lab.key: two for lab in labs})
+    weightless = calc.CategorySpec("lab", Decimal(0), drop_lowest=1)
+    assert calc._every_plan(labs, [weightless], facts) is None
+    counts = calc.CategorySpec("lab", Decimal(10), drop_lowest=1)
+    assert len(calc._every_plan(labs, [weightless, counts], facts)) == 4
