@@ -124,9 +124,10 @@ def run() -> dict[str, float]:
     t_candidates = _best(selectors.grid)
     _drop_lowest_lab()
     t_dropped = _best(selectors.grid)
-    tries, calc.PLAN_MAX_TRIES = calc.PLAN_MAX_TRIES, 0  # the programme's plan alone, as before
+    limits = calc.PLAN_MAX_TRIES, calc.PLAN_MAX_DROP_WAYS
+    calc.PLAN_MAX_TRIES = calc.PLAN_MAX_DROP_WAYS = 0  # the programme's plan alone, as before
     t_programme = _best(selectors.grid)
-    calc.PLAN_MAX_TRIES = tries
+    calc.PLAN_MAX_TRIES, calc.PLAN_MAX_DROP_WAYS = limits
     return {
         "grid": t_grid,
         "export": t_export,
@@ -139,7 +140,7 @@ def run() -> dict[str, float]:
 
 def _drop_lowest_lab() -> None:
     """Quizzes 40 %, labs 60 % with the lowest lab dropped: a student's total is then no sum of
-    the items' fractions, so each plan of up to calc.PLAN_MAX_TRIES is tried (calc._every_plan)."""
+    the items' fractions, so the programme runs once for each lab dropped (calc._drop_weights)."""
     from gradebook.models import Category
 
     Category.objects.update_or_create(key="quiz", defaults={"weight": Decimal(40)})
@@ -186,15 +187,15 @@ def _report(r: dict[str, float]) -> str:
             f"{r['naive'] / STUDENTS * 1000:.2f} ms |",
             f"| staff grid, every late grace-day lab with an on-time candidate | "
             f"{r['candidates']:.3f} | {r['candidates'] / STUDENTS * 1000:.2f} ms |",
-            f"| the same, the lowest lab dropped (every plan tried where few) | "
+            f"| the same, the lowest lab dropped (a programme run for each lab dropped) | "
             f"{r['dropped']:.3f} | {r['dropped'] / STUDENTS * 1000:.2f} ms |",
-            f"| the same, the programme's plan only (`PLAN_MAX_TRIES = 0`) | "
+            f"| the same, one programme run as if nothing were dropped (before) | "
             f"{r['programme']:.3f} | {r['programme'] / STUDENTS * 1000:.2f} ms |",
             "",
             f"Bulk grid is {r['naive'] / r['grid']:.1f}× faster than per-student views; with "
             f"candidates to choose from (GRACE), the grid takes {r['candidates'] / r['grid']:.2f}× "
             f"its time without, and {r['dropped'] / r['grid']:.2f}× with the lowest lab dropped "
-            f"({r['dropped'] / r['programme']:.2f}× the programme's plan alone).",
+            f"({r['dropped'] / r['programme']:.2f}× one programme run as if nothing were dropped).",
             "",
         ]
     )

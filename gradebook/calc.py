@@ -368,31 +368,89 @@ def _allocate(
     now: datetime,
 ) -> tuple[dict[str, ItemResult], int]:
     """Every item's result and the grace days left. The posted works count, unless choosing
-    among the student's other works under GRACE gives a higher course total. Two plans are tried
-    besides the posted works: item by item, the work worth most with the grace days left there
-    (which may spend grace days a later item needed more), and the plan best for the whole
-    course: `_plan`'s, or, where a category drops its lowest items and the choices are few,
-    each plan in turn (`_every_plan`). The one worth most counts, the earlier on a tie (posted,
-    then item by item), so the choice never counts less than the posted works. Beyond
-    PLAN_MAX_TRIES under a dropped lowest item the plan is the best found, not the best: there
-    one more work can lower the total (a review: 98.33 -> 95.00 when a third work at one of four
-    labs made 24 choices)."""
+    among the student's other works under GRACE gives a higher course total. Besides the posted
+    works, item by item is tried (the work worth most with the grace days left there, which may
+    spend grace days a later item needed more), then the plans for the whole course (`_plans`).
+    The one worth most counts, the earlier on a tie (posted, then item by item), so the choice
+    never counts less than the posted works. Where the plans find the best (no dropped items, or
+    a category's items weigh the same and there are at most PLAN_MAX_DROP_WAYS ways to drop, or
+    at most PLAN_MAX_TRIES choices), handing in more work never lowers the total; elsewhere the
+    plan is the best found, and one more work can."""
     order = _grace_order(items, facts)
     posted = _allocate_in_order(order, facts, grace_budget, now, _posted)
     if not any(score.others for score in facts.scores.values()):
         return posted
     best, worth = posted, _worth(categories, items, posted[0])
-    every = _every_plan(order, categories, facts)
-    plans = every if every is not None else [_plan(order, categories, facts, grace_budget)]
-    for choose in (_greedy, *map(_picked, plans)):
+    for choose in (_greedy, *map(_picked, _plans(order, categories, facts, grace_budget))):
         tried = _allocate_in_order(order, facts, grace_budget, now, choose)
         if (tried_worth := _worth(categories, items, tried[0])) > worth:
             best, worth = tried, tried_worth
     return best
 
 
-# Plans tried one by one at most, where a category drops its lowest items: dropping makes the
-# total no sum of the items' fractions, so `_plan`'s programme may miss the best plan there.
+def _plans(
+    order: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts, grace_budget: int
+) -> list[dict[str, str]]:
+    """The whole-course plans to try, each once: where no category that counts drops its lowest
+    items, `_plan`'s. Otherwise `_plan`'s for each way to drop them (`_drop_weights`: the best of
+    these is the best plan where a category's items weigh the same) and every choice of works
+    (`_every_plan`: the best where items weigh differently); `_plan`'s as if nothing were
+    dropped where there are too many of both."""
+    table, ways = _plan_table(order, facts, grace_budget), _drop_weights(order, categories, facts)
+    plans = [_plan(table, w) for w in ways or []] if table else []
+    if ways is None or not _drops_weigh_the_same(order, categories, facts):
+        plans += _every_plan(order, categories, facts) or []
+    if not plans and table:
+        plans = [_plan(table, _weights(order, categories, facts))]
+    return list({tuple(sorted(plan.items())): plan for plan in plans}.values())
+
+
+def _drops_weigh_the_same(
+    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts
+) -> bool:
+    """True where every category that counts and drops has items of one weight (excused ones
+    aside): there the best of `_drop_weights`' plans is the best plan, and no choice need be tried
+    one by one."""
+    dropping = {spec.key for spec in categories if spec.weight > 0 and spec.drop_lowest > 0}
+    return all(
+        len({i.weight for i in items if i.category == key and i.key not in facts.excused}) <= 1
+        for key in dropping
+    )
+
+
+# Ways to drop the lowest items that `_drop_weights` lists at most (their product over the
+# categories that drop): each is one programme run (items x grace days x works), and its plan one
+# more try (see PLAN_MAX_TRIES). Ten labs dropping one are 10 ways; thirty quizzes dropping two
+# are 435, past it.
+PLAN_MAX_DROP_WAYS = 32
+
+
+def _drop_weights(
+    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts
+) -> list[dict[str, Decimal]] | None:
+    """Where a category that counts drops its lowest items: for each way to drop that many of its
+    items (each such category at once), every item's share of the projected total with those
+    left out. Where a category's items weigh the same, its percent is the highest of its percents
+    over the ways to drop (the lowest dropped leaves the highest mean), so the best of the
+    programmes' plans, one a way, is the best plan. None where no category that counts drops,
+    or past PLAN_MAX_DROP_WAYS ways."""
+    per_category = []
+    for spec in categories:
+        if spec.weight <= 0 or spec.drop_lowest <= 0:
+            continue
+        members = [i.key for i in items if i.category == spec.key and i.key not in facts.excused]
+        drop = min(spec.drop_lowest, max(len(members) - 1, 0))
+        per_category.append(list(itertools.combinations(members, drop)))
+    if not per_category or math.prod(map(len, per_category)) > PLAN_MAX_DROP_WAYS:
+        return None
+    return [
+        _weights(items, categories, facts, set(itertools.chain(*way)))
+        for way in itertools.product(*per_category)
+    ]
+
+
+# Choices of works tried one by one at most, where a category drops its lowest items: the best
+# plan where its items weigh differently (`_drop_weights` finds it where they weigh the same).
 # Each try allocates and totals the whole standing: about 0.3 ms for 40 items, so about 5 ms more
 # a student at most there (bench/gradebook_grid.py); it grows with the items.
 PLAN_MAX_TRIES = 16
@@ -424,16 +482,19 @@ def _every_plan(
 PLAN_MAX_GRACE_DAYS = 30
 
 
-def _plan(
-    order: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts, grace_budget: int
-) -> dict[str, str]:
-    """The work to count at each GRACE item that makes the projected total highest, by dynamic
-    programming over (item, grace days left) in the order grace days are spent. Exact when no
-    category drops its lowest items (the total is then a weighted sum of the items' fractions);
-    otherwise a good plan, which `_allocate` keeps only where it is worth more, and tries only
-    where there are too many plans to try each (`_every_plan`). ``order``: every
-    item, in the order grace days are spent (`_grace_order`)."""
-    weight = _weights(order, categories, facts)
+@dataclass(frozen=True)
+class _PlanTable:
+    """What `_plan` weighs, worked out once a standing: for each GRACE item, in the order grace
+    days are spent, and each number of grace days left there, every work's (grace days it
+    spends, fraction counted, ref)."""
+
+    budget: int
+    rows: list[tuple[str, list[list[tuple[int, Decimal, str]]]]]
+
+
+def _plan_table(order: list[ItemSpec], facts: StudentFacts, grace_budget: int) -> _PlanTable | None:
+    """None past PLAN_MAX_GRACE_DAYS. ``order``: every item, in the order grace days are spent
+    (`_grace_order`)."""
     graced = [
         item
         for item in order
@@ -443,28 +504,44 @@ def _plan(
     # set high): the states stop there.
     grace_budget = min(grace_budget, sum(_most_late(item, facts) for item in graced))
     if grace_budget > PLAN_MAX_GRACE_DAYS:
-        return {}  # the posted works and item by item still count
+        return None  # the posted works and item by item still count
+    rows = []
+    for item in graced:
+        score = facts.scores[item.key]
+        due = facts.due_overrides.get(item.key, item.due_at)
+        per_left = []
+        for left in range(grace_budget + 1):
+            charges = [_charge(item, work, due, left) for work in (score, *score.others)]
+            per_left.append(
+                [(c.grace_days, c.counted / item.max_points, c.work.ref) for c in charges]
+            )
+        rows.append((item.key, per_left))
+    return _PlanTable(grace_budget, rows)
+
+
+def _plan(table: _PlanTable, weight: dict[str, Decimal]) -> dict[str, str]:
+    """The work to count at each GRACE item that makes the total highest, by dynamic programming
+    over (item, grace days left) in the order grace days are spent, where the total is the sum
+    of each item's ``weight`` times its fraction (`_weights`). That is the projected total where
+    no category drops its lowest items, or where the dropped ones are the ones left out of
+    ``weight``."""
     # Per grace days left before the item: the best (total, fractions) of the items from here on,
     # and the works it counts, as a chain of (item key, ref, rest).
     ahead: list[tuple[tuple[Decimal, Decimal], tuple | None]] = [
-        ((ZERO, ZERO), None) for _ in range(grace_budget + 1)
+        ((ZERO, ZERO), None) for _ in range(table.budget + 1)
     ]
-    for item in reversed(graced):
-        score = facts.scores[item.key]
-        due = facts.due_overrides.get(item.key, item.due_at)
+    for key, per_left in reversed(table.rows):
         here = []
-        for left in range(grace_budget + 1):
+        for left, charges in enumerate(per_left):
             options = []
-            for work in (score, *score.others):
-                charge = _charge(item, work, due, left)
-                (total, fractions), rest = ahead[left - charge.grace_days]
-                ratio = charge.counted / item.max_points
-                value = (total + weight[item.key] * ratio, fractions + ratio)
-                options.append((value, -charge.grace_days, (item.key, work.ref, rest)))
+            for spent, ratio, ref in charges:
+                (total, fractions), rest = ahead[left - spent]
+                value = (total + weight[key] * ratio, fractions + ratio)
+                options.append((value, -spent, (key, ref, rest)))
             value, _spent, chain = max(options, key=lambda o: (o[0], o[1]))  # first of equals
             here.append((value, chain))
         ahead = here
-    refs, chain = {}, ahead[grace_budget][1]
+    refs, chain = {}, ahead[table.budget][1]
     while chain is not None:
         key, ref, chain = chain
         refs[key] = ref
@@ -477,15 +554,20 @@ def _most_late(item: ItemSpec, facts: StudentFacts) -> int:
 
 
 def _weights(
-    items: list[ItemSpec], categories: list[CategorySpec], facts: StudentFacts
+    items: list[ItemSpec],
+    categories: list[CategorySpec],
+    facts: StudentFacts,
+    dropped: Iterable[str] = (),
 ) -> dict[str, Decimal]:
     """Each item's share of the projected total per unit of its fraction (counted / max), as
-    `_projected_total` weighs it when no lowest item is dropped; 0 in a category of weight 0."""
+    `_projected_total` weighs it when the ``dropped`` items are the ones its categories drop; 0
+    in a category of weight 0, and for a dropped item."""
     specs = {spec.key: spec for spec in categories if spec.weight > 0}
     total_weight = sum((spec.weight for spec in specs.values()), ZERO)
     shares: dict[str, Decimal] = {}
+    left_out = facts.excused.union(dropped)
     for key, spec in specs.items():
-        members = [i for i in items if i.category == key and i.key not in facts.excused]
+        members = [i for i in items if i.category == key and i.key not in left_out]
         weight_sum = sum((i.weight for i in members), ZERO)
         for i in members:
             shares[i.key] = (
