@@ -12,6 +12,7 @@ import pytest
 from gradebook import calc
 
 DUE = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
 ON_TIME = calc.Score(Decimal(80), DUE - timedelta(hours=1), "quiz-attempt:1")
 LATE = calc.Score(Decimal(100), DUE + timedelta(hours=36), "quiz-attempt:2")  # 2 days late
 POSTED = calc.Score(ON_TIME.points, ON_TIME.submitted_at, ON_TIME.ref, (ON_TIME, LATE))
@@ -140,7 +141,7 @@ def test_the_plan_is_not_searched_over_more_grace_days_than_its_cap() -> None:
     assert standing.items["quiz:1"].ref == far.ref  # item by item: 100 days of grace, 100 points
 
 
-def test_where_the_lowest_is_dropped_every_plan_is_tried() -> None:
+def test_where_the_lowest_is_dropped_grace_days_go_where_they_count() -> None:
     """Three GRACE labs at 100 %/day, 2 grace days, the lowest lab dropped. The first lab's 100
     is 2 days late, the others' 100s 1 day late; on time: 30, 90, 90. Item by item and the
     programme (which weighs every lab as kept) both spend the 2 days on the first lab's +70:
@@ -226,3 +227,41 @@ def test_one_more_work_never_lowers_the_total_where_labs_weigh_the_same() -> Non
         assert standing.total_percent == Decimal("98.33")
     assert calc._every_plan(labs, drops, calc.StudentFacts(scores=after)) is None  # 24 choices
     assert len(calc._drop_weights(labs, drops, calc.StudentFacts(scores=after))) == 4
+
+
+def test_where_labs_weigh_differently_every_choice_is_tried(monkeypatch) -> None:
+    """Labs of weight 3, 1, 2 at 100 %/day, the lowest ratio dropped, 2 grace days. The 100s are
+    2, 1 and 2 days late; on time: 40, 70, 80. Counting the third lab's late 100 with no grace
+    day left (0) drops it, keeping 100 and 70: (3 + 0.7) / 4 = 92.50 %. No way to drop one lab
+    makes that the programme's best (weighed as kept, the 0 is the worst choice): 92.00 %."""
+    labs = [
+        calc.ItemSpec(
+            f"lab:{n}",
+            "lab",
+            Decimal(100),
+            weight=Decimal(w),
+            due_at=DUE + 5 * n * DAY,
+            late_policy=calc.GRACE,
+            penalty_per_day=Decimal(100),
+        )  # fmt: skip
+        for n, w in enumerate((3, 1, 2))
+    ]
+
+    def item(n: int, on_time: int, days_late: int) -> calc.Score:
+        early = calc.Score(Decimal(on_time), labs[n].due_at - DAY, f"{n}-on-time")
+        at = labs[n].due_at + days_late * DAY - timedelta(hours=1)
+        return calc.Score(early.points, early.submitted_at, early.ref,
+                          (early, calc.Score(Decimal(100), at, f"{n}-late")))  # fmt: skip
+
+    scores = {"lab:0": item(0, 40, 2), "lab:1": item(1, 70, 1), "lab:2": item(2, 80, 2)}
+
+    def standing() -> calc.Standing:
+        return calc.compute_standing(
+            items=labs, categories=[calc.CategorySpec("lab", Decimal(100), drop_lowest=1)],
+            facts=calc.StudentFacts(scores=scores), grace_budget=2, now=DUE + 40 * DAY)  # fmt: skip
+
+    tried = standing()
+    assert [tried.items[lab.key].ref for lab in labs] == ["0-late", "1-on-time", "2-late"]
+    assert tried.total_percent == Decimal("92.50") and tried.items["lab:2"].dropped
+    monkeypatch.setattr(calc, "PLAN_MAX_TRIES", 0)
+    assert standing().total_percent == Decimal("92.00")
