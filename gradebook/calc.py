@@ -461,7 +461,7 @@ def _every_plan(
 ) -> list[dict[str, str]] | None:
     """Every choice of works at the GRACE items that have a choice, where a category that counts
     (weight > 0) drops its lowest items and there are at most PLAN_MAX_TRIES of them; otherwise
-    None (`_plan` is then exact, or the best plan found)."""
+    None."""
     if not any(spec.drop_lowest > 0 and spec.weight > 0 for spec in categories):
         return None
     keys, choices = [], []
