@@ -7,11 +7,13 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, Permission
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.access import is_staff_member
 from accounts.models import ApiToken, Profile
 from accounts.roles import ROLES, group_label, group_labels
 
@@ -185,6 +187,20 @@ class RoleLabelUserAdmin(UserAdmin):
             (title, {**opts, "fields": [_groups_row(name) for name in opts["fields"]]})
             for title, opts in fieldsets
         ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None
+    ) -> HttpResponse:
+        # A read-only user field elsewhere in the admin (a submission's or a grade's student)
+        # links here whatever the viewer may open; course staff who may not view users in the
+        # admin get the person's staff page instead of a 403.
+        if (
+            not self.has_view_or_change_permission(request)
+            and is_staff_member(request.user)
+            and str(object_id).isdigit()
+        ):
+            return redirect("staffdesk:person", int(object_id))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.display(description=User._meta.get_field("groups").verbose_name)
     def group_labels(self, obj) -> str:
