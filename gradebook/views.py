@@ -58,7 +58,11 @@ def regrade_request_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("复核申请已提交。"))
             return redirect("gradebook:regrade_detail", pk=created.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "item": item, "ref": ref}
+    # One open request per work: say so before the student writes a message that is refused.
+    open_request = RegradeRequest.objects.filter(
+        student=request.user, item=item, ref=ref.strip(), status=RegradeRequest.Status.OPEN
+    ).first()
+    context = {"form": form, "item": item, "ref": ref, "open_request": open_request}
     return render(request, "gradebook/regrade_form.html", context, status=status)
 
 
