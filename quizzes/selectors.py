@@ -410,9 +410,9 @@ def _distribution(question: Question, selections: dict) -> list[ChoiceCount]:
 
 def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
     """Header + one row per attempt, with the points of each question any attempt was given
-    (picked or drawn by a rule; '' where this attempt was not given it). Column names are keys,
-    as in the gradebook's files; a state, a yes/no and a time are written as the pages say them
-    (in the site's time zone, to the second)."""
+    (picked or drawn by a rule; '' where this attempt was not given it, or is still in progress).
+    Column names are keys, as in the gradebook's files; a state, a yes/no and a time are written
+    as the pages say them (in the site's time zone, to the second)."""
     attempts = list(
         Attempt.objects.filter(quiz=quiz)
         .select_related("student")
@@ -440,7 +440,7 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
         points = {ans.question_id: ans.points for ans in a.answers.all()}
         cells = []
         for pk, _bank_id in columns:
-            if pk not in a.question_ids:
+            if pk not in a.question_ids or a.is_open:  # not given, or not graded yet
                 cells.append("")
             else:
                 cells.append(_s(points.get(pk) or Decimal(0)))  # unanswered: 0 points
