@@ -85,8 +85,8 @@ def lab_index(user) -> list[AssignmentRow]:
         )
     )
     stats = {row["assignment_id"]: row for row in mine}
-    last = {}
-    for sub in Submission.objects.owned_by(user).order_by("created_at"):
+    last = {}  # a run of the public tests is no submission: its verdict is not "my status"
+    for sub in Submission.objects.owned_by(user).filter(practice=False).order_by("created_at"):
         last[sub.assignment_id] = sub.status
     ordered = sorted(assignments.order_by("due_at", "pk"), key=_course_order)
     extended = personal_dues(user, ordered)
