@@ -225,7 +225,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         "assignment",
         "backend",
         "status",
-        "score",
+        "points_shown",
         "median_ms",
         "late",
         "flagged",
@@ -283,6 +283,14 @@ class SubmissionAdmin(admin.ModelAdmin):
         return [
             _object_url(self, "override", self.override_view, "gradinglab_submission_override")
         ] + super().get_urls()
+
+    @admin.display(description=Submission._meta.get_field("score").verbose_name, ordering="score")
+    def points_shown(self, obj: Submission):
+        """What the submission counts for: a TA's change of it marked as one, else the automatic
+        score (the list showed the automatic score under a change)."""
+        if obj.score_override is None:
+            return obj.score
+        return format_html("{}{}{}{}", obj.score_override, _("（"), _("已人工改分"), _("）"))
 
     @admin.display(description=_("源码"))
     def source_highlighted(self, obj: Submission) -> str:
