@@ -589,6 +589,14 @@ def current_grade(student: AbstractBaseUser, item: GradeItem) -> Grade | None:
     return Grade.objects.filter(student=student, item=item).first()
 
 
+def open_regrade(student: AbstractBaseUser, item: GradeItem, ref: str) -> RegradeRequest | None:
+    """The student's open request about one work of the item (ref stripped), if any: a work has
+    one open request at a time."""
+    return RegradeRequest.objects.filter(
+        student=student, item=item, ref=ref.strip(), status=RegradeRequest.Status.OPEN
+    ).first()
+
+
 def regrade_queue(*, status: str = RegradeRequest.Status.OPEN) -> QuerySet:
     queue = RegradeRequest.objects.select_related("student__profile", "item")
     return queue.filter(status=status).order_by("created_at", "pk") if status else queue

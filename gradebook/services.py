@@ -595,9 +595,7 @@ def regrade_request_create(
         raise GradeError(_("“%(ref)s”不是你在此项下的提交或作答。") % {"ref": ref})
     # Serialise one student's requests so that the daily limit cannot be raced.
     get_user_model().objects.select_for_update().filter(pk=student.pk).first()
-    if RegradeRequest.objects.filter(
-        student=student, item=item, ref=ref, status=RegradeRequest.Status.OPEN
-    ).exists():
+    if selectors.open_regrade(student, item, ref) is not None:
         raise GradeError(_("你已有一个针对此项的待处理复核申请。"))
     now = timezone.now()
     limit = settings.PDC_REGRADE_REQUESTS_PER_ITEM_PER_DAY

@@ -59,9 +59,7 @@ def regrade_request_create(request: HttpRequest) -> HttpResponse:
             return redirect("gradebook:regrade_detail", pk=created.pk)
     status = 400 if request.method == "POST" else 200
     # One open request per work: say so before the student writes a message that is refused.
-    open_request = RegradeRequest.objects.filter(
-        student=request.user, item=item, ref=ref.strip(), status=RegradeRequest.Status.OPEN
-    ).first()
+    open_request = selectors.open_regrade(request.user, item, ref)
     context = {"form": form, "item": item, "ref": ref, "open_request": open_request}
     return render(request, "gradebook/regrade_form.html", context, status=status)
 
