@@ -275,6 +275,7 @@ def submission_score_override(
     old = submission_effective_score(sub)
     sub.score_override, sub.score_override_reason = points, reason if points is not None else ""
     sub.save(update_fields=["score_override", "score_override_reason"])
+    sub.refresh_from_db(fields=["score_override"])  # as the column holds it: "3.00", not "3"
     item = assignment_grade_item(assignment)
     new = submission_effective_score(sub)
     grade_audit_note(
