@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import selectors, services
 from accounts.access import can_import_roster, can_view_roster
 from accounts.forms import RosterConfirmForm, RosterUploadForm
+from pdcsite.params import query_id
 
 _SALT = "accounts.roster.confirm"
 _MAX_AGE_S = 3600  # seconds a preview stays confirmable; re-upload after that
@@ -92,9 +93,9 @@ def roster_invite(request: HttpRequest) -> HttpResponse:
     the roster not invited yet (`all`). Whoever may import the roster may invite."""
     if not can_import_roster(request.user):
         raise PermissionDenied("only instructors invite")
-    user_id = request.POST.get("user", "")
-    if user_id.isdigit():
-        ids = selectors.roster_invitable_ids(user_id=int(user_id))
+    # query_id, not str.isdigit(): "²" is a digit to isdigit() and a ValueError to int().
+    if (user_id := query_id(request.POST.get("user"))) is not None:
+        ids = selectors.roster_invitable_ids(user_id=user_id)
     elif request.POST.get("all"):
         ids = selectors.roster_not_invited_ids()
     else:

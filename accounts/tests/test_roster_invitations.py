@@ -97,3 +97,12 @@ def test_the_person_page_says_not_invited(client_instructor) -> None:
     new1 = User.objects.get(username="new1")
     page = client_instructor.get(f"/staff/people/{new1.pk}/").content.decode()
     assert "尚未设置密码（未邀请）" in page and "已邀请" not in page
+
+
+@pytest.mark.parametrize("user", ["²", "abc", "-1", str(10**30)])
+def test_a_person_id_that_is_no_id_invites_nobody(client_instructor, mailoutbox, user) -> None:
+    """An id of "²" passed str.isdigit() and then broke int(): a 500, not the roster page."""
+    _import(client_instructor, invite=False)
+    response = client_instructor.post(INVITE, {"user": user}, follow=True)
+    assert response.status_code == 200
+    assert "没有需要邀请的人。" in response.content.decode() and not mailoutbox
