@@ -21,6 +21,7 @@ from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, R
 from gradebook.reasons import Reason, cleaned, parts_of
 from gradebook.refs import ref_is_own
 from pdcsite.moments import local_text
+from pdcsite.params import query_id
 
 _CENT = Decimal("0.01")
 
@@ -298,9 +299,10 @@ def _lateness_changed(
     *, item: GradeItem, student: AbstractBaseUser, actor: AbstractBaseUser | None
 ) -> None:
     for prefix, resync in _DUE_FOLLOWERS.items():
-        raw_pk = item.key.removeprefix(prefix)
-        if item.key.startswith(prefix) and raw_pk.isdigit():
-            resync(pk=int(raw_pk), student=student, actor=actor)
+        # query_id, not str.isdigit(): an admin-typed key "lab:²" is a digit to isdigit() only.
+        pk = query_id(item.key.removeprefix(prefix))
+        if item.key.startswith(prefix) and pk is not None:
+            resync(pk=pk, student=student, actor=actor)
 
 
 # --- Release, deadlines, excusals: staff decisions, each one audited ------------------------------
