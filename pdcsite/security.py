@@ -75,7 +75,7 @@ class BodyLimitMiddleware:
             if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
                 return _refuse(request, 411, _("请求须带 Content-Length（不接受分块上传）。"))
             raw = request.META.get("CONTENT_LENGTH") or "0"
-            if not raw.isdigit():
+            if not (raw.isascii() and raw.isdigit()):  # "²" is a digit to isdigit(), not int()
                 return _refuse(request, 400, _("Content-Length 无效。"))
             if int(raw) > limit:
                 message = _("请求过大：上限 %(kib)d KiB。") % {"kib": limit // 1024}

@@ -141,6 +141,13 @@ def test_chunked_body_is_refused_not_silently_dropped(live_server) -> None:
     assert answer.startswith("HTTP/1.1 411"), answer[:300]
 
 
+@pytest.mark.parametrize("length", ["²", "abc", "-1"])
+def test_a_content_length_that_is_no_number_is_400(client, length: str) -> None:
+    """A length of "²" passed str.isdigit() and then broke int(): a 500 from the body limit."""
+    response = client.generic("POST", "/api/v1/submissions", b"{}", CONTENT_LENGTH=length)
+    assert response.status_code == 400 and "Content-Length" in response.json()["detail"]
+
+
 @pytest.mark.django_db
 def test_body_within_the_limit_still_reaches_the_view(client_a) -> None:
     response = client_a.post(reverse("accounts:login"), {"username": "x", "password": "y"})
