@@ -31,6 +31,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
     readonly_fields = ("user", "key_hash", "label", "created_at", "last_used_at")
     search_fields = ("user__username",)
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A token is made on its owner's profile page, the one place its value is shown; the add
+        # form here had every field but `revoked_at` read-only, so each save was a 500 (no user).
+        return False
+
 
 # django-axes' attempt list, with its two computed columns named in the page's language (the
 # package leaves them to Django, which prints the method names "Status" and "Expiration").

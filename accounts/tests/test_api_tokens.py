@@ -83,3 +83,17 @@ def test_the_new_token_follows_its_label_after_a_colon_and_a_space(client_a, set
     client_a.post(reverse("accounts:token_create"))
     html = client_a.get(reverse("accounts:profile")).content.decode()
     assert 'New token (copy it now): <code id="new-token">pdc_' in html
+
+
+@pytest.mark.django_db
+def test_the_admin_offers_no_token_add_form(django_user_model, student_a) -> None:
+    """Its every field but revoked_at was read-only, so a save there was a 500 (a token with no
+    user); tokens are made on the profile page, where their value is shown once."""
+    root = Client()
+    root.force_login(django_user_model.objects.create_superuser("root", "r@example.edu", "pw"))
+    assert root.get("/admin/accounts/apitoken/add/").status_code == 403
+    assert root.post("/admin/accounts/apitoken/add/", {"revoked_at_0": ""}).status_code == 403
+    assert not ApiToken.objects.exists()
+    api_token_create(user=student_a)
+    token = ApiToken.objects.get()
+    assert root.get(f"/admin/accounts/apitoken/{token.pk}/change/").status_code == 200
