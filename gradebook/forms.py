@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from gradebook import calc
-from gradebook.models import Category, GradeItem, RegradeRequest
+from gradebook.models import ITEM_KEY, Category, GradeItem, RegradeRequest
 from gradebook.templatetags.gradebook_tags import category_label
 from pdcsite.formfields import column_decimal, plausible_moment
 from pdcsite.uploads import csv_text
@@ -179,9 +179,10 @@ class ImportForm(forms.Form):
         label=_("已有成绩项"),
         required=False,
     )
-    new_key = forms.RegexField(
+    new_key = forms.CharField(
         label=_("或新建成绩项的标识"),
-        regex=r"^[a-z0-9][a-z0-9:_\-]{0,63}$",
+        max_length=64,
+        validators=[ITEM_KEY],
         required=False,
         help_text=_("如 exam:final"),
     )

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -36,6 +36,15 @@ class GradeItemQuerySet(AccessQuerySet):
     member_sees_all = True
 
 
+# What an item key may be, wherever staff type one (the admin, the CSV import's new item): ASCII
+# lower case, digits and ":_-". The apps read "lab:<id>" / "quiz:<id>" back as ids, and a key
+# like "lab:²" passed str.isdigit() yet broke int().
+ITEM_KEY = RegexValidator(
+    r"^[a-z0-9][a-z0-9:_\-]{0,63}$",
+    _("标识只能用小写英文字母、数字和 : _ -，以字母或数字开头，如 exam:final。"),
+)
+
+
 class GradeItem(models.Model):
     class LatePolicy(models.TextChoices):
         NONE = "none", _("不扣分")
@@ -57,6 +66,7 @@ class GradeItem(models.Model):
     key = models.CharField(
         max_length=64,
         unique=True,
+        validators=[ITEM_KEY],
         help_text=_("稳定标识，如 quiz:12、lab:3"),
         error_messages={
             "unique": _("这个标识已被另一个成绩项使用。标识不能重复：请换一个，如 exam:2。")
