@@ -5,7 +5,6 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from gradebook import calc
 from gradebook.models import ITEM_KEY, Category, GradeItem, RegradeRequest
 from gradebook.templatetags.gradebook_tags import category_label
 from pdcsite.formfields import column_decimal, plausible_moment
@@ -107,15 +106,15 @@ class CurveForm(forms.Form):
     reason = forms.CharField(
         label=_("原因"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
-    # The curve in force when the page was loaded (str(calc.Curve), "" for none): the services
-    # refuse a save or removal over a curve someone else has set since (CurveConflict).
-    loaded = forms.CharField(max_length=32, required=False, widget=forms.HiddenInput)
+    # What the page was loaded over (selectors.curve_version): the services refuse a save or
+    # removal over a curve someone else has written since (CurveConflict).
+    loaded = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
-    def over(self, curve: calc.Curve | None) -> CurveForm:
-        """This form as typed, loaded over ``curve``: once a refusal has shown the writer the
+    def over(self, version: str) -> CurveForm:
+        """This form as typed, loaded over ``version``: once a refusal has shown the writer the
         curve in force, submitting again is their deliberate choice."""
         data = self.data.copy()
-        data[self.add_prefix("loaded")] = str(curve or "")
+        data[self.add_prefix("loaded")] = version
         form = CurveForm(data, prefix=self.prefix)
         form.is_valid()
         return form

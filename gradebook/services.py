@@ -500,8 +500,9 @@ class CurveConflict(GradeError):
     """The item's curve is no longer the one the staff page was loaded with: another staff member
     saved or removed one since. ``current`` is the curve in force now (None: none)."""
 
-    def __init__(self, *, loaded: str, current: calc.Curve | None) -> None:
+    def __init__(self, *, loaded: str, current: calc.Curve | None, version: str) -> None:
         none = pgettext("an item's curve", "无曲线")
+        loaded = loaded.partition("#")[0]  # the curve the page showed (selectors.curve_version)
         super().__init__(
             _(
                 "曲线已被他人修改（你打开本页时：%(loaded)s；现在：%(current)s）。"
@@ -509,16 +510,16 @@ class CurveConflict(GradeError):
             )
             % {"loaded": loaded or none, "current": current or none}
         )
-        self.current = current
+        self.current, self.version = current, version
 
 
 def _curve_unchanged_since(item: GradeItem, loaded: str | None) -> None:
     """Refuse a write over a curve the writer has not seen: two staff on the item's page at once
     would otherwise overwrite each other silently. ``item`` is locked (select_for_update), so no
-    other curve write can come between this check and the write. ``loaded``: the curve as the
-    page showed it (str(calc.Curve), "" for none); None for callers that are not a page."""
-    if loaded is not None and loaded != str(item.curve or ""):
-        raise CurveConflict(loaded=loaded, current=item.curve)
+    other curve write can come between this check and the write. ``loaded``: what the page was
+    loaded over (selectors.curve_version); None for callers that are not a page."""
+    if loaded is not None and loaded != (version := selectors.curve_version(item)):
+        raise CurveConflict(loaded=loaded, current=item.curve, version=version)
 
 
 @transaction.atomic

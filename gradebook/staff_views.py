@@ -73,7 +73,8 @@ def _item_page(
     summary, results = selectors.item_summary(item)
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
     curve = item.curve
-    current = {"kind": curve.kind, "value": curve.number, "loaded": str(curve)} if curve else {}
+    current = {"kind": curve.kind, "value": curve.number} if curve else {}
+    current["loaded"] = selectors.curve_version(item)
     context = {
         "item": item,
         "category_title": summary.category_title,
@@ -129,7 +130,7 @@ def item_curve(request: HttpRequest, item_id: int) -> HttpResponse:
             messages.success(request, _("已保存曲线：{item}").format(item=str(item)))
             return redirect("gradebook:staff_item", item_id=item.pk)
     except services.CurveConflict as exc:
-        form = form.over(exc.current)
+        form = form.over(exc.version)
         form.add_error(None, str(exc))
         return _item_page(request, item, curve_form=form, status=409)
     except services.GradeError as exc:
