@@ -20,6 +20,13 @@ from gradebook.models import GradeItem
 
 RefCheck = Callable[[int, AbstractBaseUser, GradeItem], bool]
 _CHECKS: dict[str, RefCheck] = {}
+REF_MAX = 64  # characters; refs look like "submission:123"
+
+
+def ref_well_formed(ref: str) -> bool:
+    """A ref as the app writes one ("submission:123"): short, letters, digits and ":-_.". Read
+    before any query: a ref a student types (a NUL byte) must not reach the database."""
+    return len(ref) <= REF_MAX and all(ch.isalnum() or ch in ":-_." for ch in ref)
 
 
 def ref_kind_register(kind: str, check: RefCheck) -> None:

@@ -31,6 +31,7 @@ from gradebook.models import (
     RegradeRequest,
     category_name,
 )
+from gradebook.refs import ref_well_formed
 
 User = get_user_model()
 
@@ -599,9 +600,11 @@ def current_grade(student: AbstractBaseUser, item: GradeItem) -> Grade | None:
 
 def open_regrade(student: AbstractBaseUser, item: GradeItem, ref: str) -> RegradeRequest | None:
     """The student's open request about one work of the item (ref stripped), if any: a work has
-    one open request at a time."""
+    one open request at a time. None for a ref no work has (`ref_well_formed`)."""
+    if not ref_well_formed(ref := ref.strip()):
+        return None
     return RegradeRequest.objects.filter(
-        student=student, item=item, ref=ref.strip(), status=RegradeRequest.Status.OPEN
+        student=student, item=item, ref=ref, status=RegradeRequest.Status.OPEN
     ).first()
 
 

@@ -19,7 +19,7 @@ from gradebook import calc, selectors
 from gradebook.csvio import import_parse
 from gradebook.models import Excusal, Extension, Grade, GradeEvent, GradeItem, RegradeRequest
 from gradebook.reasons import Reason, cleaned, parts_of
-from gradebook.refs import ref_is_own
+from gradebook.refs import ref_is_own, ref_well_formed
 from pdcsite.moments import local_text
 from pdcsite.params import query_id
 
@@ -579,7 +579,6 @@ def grade_item_curve_remove(
 
 # --- Regrade requests ----------------------------------------------------------------------------
 
-_REF_MAX = 64  # characters; refs look like "submission:123"
 _MESSAGE_MAX = 4000  # characters; a regrade request is a paragraph, not an essay
 
 
@@ -592,7 +591,7 @@ def regrade_request_create(
         raise GradeError(_("请填写需要复核的内容。"))
     if len(message) > _MESSAGE_MAX:
         raise GradeError(_("说明超过了 %(max)s 个字符。") % {"max": _MESSAGE_MAX})
-    if len(ref) > _REF_MAX or not all(ch.isalnum() or ch in ":-_." for ch in ref):
+    if not ref_well_formed(ref):
         raise GradeError(_("引用“%(ref)s”不是 kind:id 的形式。") % {"ref": ref})
     if not ref_is_own(ref, student=student, item=item):
         raise GradeError(_("“%(ref)s”不是你在此项下的提交或作答。") % {"ref": ref})

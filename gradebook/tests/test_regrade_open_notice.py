@@ -49,3 +49,13 @@ def test_other_work_and_answered_requests_get_the_form(client_a, make_item) -> N
     RegradeRequest.objects.update(status=RegradeRequest.Status.DECLINED)
     page = _form(client_a)
     assert 'name="message"' in page and 'id="regrade-open"' not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ref", ["\x00", "testref:1\x00", "x" * 65, "a b"])
+def test_a_ref_no_work_has_is_refused_not_looked_up(client_a, make_item, ref: str) -> None:
+    """The notice's lookup ran after the service had refused the ref: a NUL byte reached
+    PostgreSQL and the answer was a 500 (a review); it is the service's 400 again."""
+    make_item("lab:3", max_points=100)
+    response = client_a.post(NEW, ASK | {"ref": ref})
+    assert response.status_code == 400 and not RegradeRequest.objects.exists()
