@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.access import is_staff_member
 from accounts.models import ApiToken, Profile
 from accounts.roles import ROLES, group_label, group_labels
+from pdcsite.params import query_id
 
 
 @admin.register(Profile)
@@ -202,9 +203,9 @@ class RoleLabelUserAdmin(UserAdmin):
         if (
             not self.has_view_or_change_permission(request)
             and is_staff_member(request.user)
-            and str(object_id).isdigit()
+            and (user_id := query_id(str(object_id))) is not None
         ):
-            return redirect("staffdesk:person", int(object_id))
+            return redirect("staffdesk:person", user_id)
         return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.display(description=User._meta.get_field("groups").verbose_name)

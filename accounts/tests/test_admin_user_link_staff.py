@@ -49,3 +49,13 @@ def test_a_student_gets_no_staff_page(client_a, student_b) -> None:
     response = client_a.get(f"/admin/auth/user/{student_b.pk}/change/")
     assert response.status_code in (302, 403)
     assert "/staff/people/" not in response.get("Location", "")
+
+
+@pytest.mark.parametrize("odd", ["²", "١", "0", "99999999999999999999"])
+def test_an_id_that_is_no_id_is_not_redirected(client_ta, odd: str) -> None:
+    """str.isdigit() took "²" (then int() raised: a 500) and the Arabic-Indic "١" (a redirect to
+    person 1); a review. Such an id is the admin's own answer for a user it cannot show."""
+    response = client_ta.get(f"/admin/auth/user/{odd}/change/")
+    assert response.status_code in (302, 403, 404) and "/staff/people/" not in response.get(
+        "Location", ""
+    )
