@@ -30,6 +30,7 @@ from gradinglab.models import (
     RegradeRun,
     Submission,
     WorkerNode,
+    effective_score_expr,
     worker_kind_label,
 )
 from gradinglab.services import rescore, results, submissions, workers
@@ -284,7 +285,10 @@ class SubmissionAdmin(admin.ModelAdmin):
             _object_url(self, "override", self.override_view, "gradinglab_submission_override")
         ] + super().get_urls()
 
-    @admin.display(description=Submission._meta.get_field("score").verbose_name, ordering="score")
+    @admin.display(
+        description=Submission._meta.get_field("score").verbose_name,
+        ordering=effective_score_expr(),  # sorted as shown: a TA's change, else the automatic
+    )
     def points_shown(self, obj: Submission):
         """What the submission counts for: a TA's change of it marked as one, else the automatic
         score (the list showed the automatic score under a change)."""

@@ -304,6 +304,11 @@ class SubmissionQuerySet(OwnedQuerySet):
     """The one access check (visible_to): staff see all, a student only their own."""
 
 
+def effective_score_expr() -> Coalesce:
+    """Submission.effective_score in a query: a TA's override, else the automatic score."""
+    return Coalesce("score_override", "score")
+
+
 class Submission(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", _("排队中")
@@ -394,7 +399,8 @@ class Submission(models.Model):
 
     @property
     def effective_score(self):
-        """What the submission counts for: a TA's override of it, else its automatic score."""
+        """What the submission counts for: a TA's override of it, else its automatic score
+        (`effective_score_expr` in a query)."""
         return self.score_override if self.score_override is not None else self.score
 
     @property

@@ -10,12 +10,18 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, F, Max, Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from gradebook.selectors import extended_dues
 from gradinglab import conf
-from gradinglab.models import Assignment, GradingJob, Problem, Submission, WorkerNode
+from gradinglab.models import (
+    Assignment,
+    GradingJob,
+    Problem,
+    Submission,
+    WorkerNode,
+    effective_score_expr,
+)
 
 # An assignment with no due date stays open, so it counts as due last. Said explicitly: PostgreSQL
 # sorts NULL first in a descending order and SQLite (`make run`) last.
@@ -81,7 +87,7 @@ def lab_index(user) -> list[AssignmentRow]:
         .values("assignment_id")
         .annotate(
             attempts=Count("pk", filter=Q(counts_as_attempt=True)),
-            best=Max(Coalesce("score_override", "score")),  # a TA's override stands
+            best=Max(effective_score_expr()),  # a TA's override stands
         )
     )
     stats = {row["assignment_id"]: row for row in mine}

@@ -13,7 +13,6 @@ from typing import Any
 import jsonschema
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,6 +29,7 @@ from gradinglab.models import (
     Submission,
     SubmissionResult,
     WorkerNode,
+    effective_score_expr,
     token_hash,
 )
 from gradinglab.runner.result import validate as result_validate
@@ -167,7 +167,7 @@ def _scored(assignment: Assignment, student: AbstractBaseUser) -> list[Submissio
     the automatic score), in submit order."""
     return list(
         Submission.objects.filter(assignment=assignment, student=student)
-        .annotate(effective=Coalesce("score_override", "score"))
+        .annotate(effective=effective_score_expr())
         .filter(effective__isnull=False)
         .order_by("created_at")
     )

@@ -29,3 +29,19 @@ def test_the_list_shows_a_changed_score(client_ta, student_a, ta, lang, changed)
     page = client_ta.get("/admin/gradinglab/submission/").content.decode()
     cells = re.findall(r'<td class="field-points_shown">([^<]*)</td>', page)
     assert sorted(cells) == sorted([changed, "10.00"]), cells
+
+
+def test_the_column_sorts_as_it_shows(client_ta, student_a, ta) -> None:
+    """It sorted by the automatic score (a review): 0 changed to 9 came before 5 on the way up."""
+    assignment = make_assignment()
+    changed = scored_submission(assignment, student_a, "0", timezone.now())
+    scored_submission(assignment, student_a, "5", timezone.now())
+    submission_score_override(submission=changed, points=Decimal("9"), actor=ta, reason="部分正确")
+    page = client_ta.get("/admin/gradinglab/submission/").content.decode()
+    column = re.search(r'column-points_shown">\s*<div class="text"><a href="\?o=(\d+)', page)[1]
+    cells = {}
+    for order in (str(column), f"-{column}"):
+        page = client_ta.get("/admin/gradinglab/submission/", {"o": order}).content.decode()
+        found = re.findall(r'<td class="field-points_shown">([^<]*)</td>', page)
+        cells[order] = [cell[:4] for cell in found]
+    assert cells == {str(column): ["5.00", "9.00"], f"-{column}": ["9.00", "5.00"]}, cells
