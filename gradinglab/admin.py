@@ -185,7 +185,9 @@ class OverrideForm(forms.Form):
         ],
     )
     points = forms.DecimalField(label=_("分数"), max_digits=7, decimal_places=2, min_value=0)
-    reason = forms.CharField(label=_("理由"), max_length=500)
+    reason = forms.CharField(
+        label=_("理由"), max_length=500, help_text=_("学生会看到这条理由（提交页面与成绩册中）。")
+    )
 
 
 class FlagReasonForm(forms.Form):

@@ -57,6 +57,20 @@ def test_the_submission_page_links_to_the_override_form(client_ta, two_submissio
     assert f'href="{_url(best)}"' in page and "改分…" in page
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("zh-hans", "学生会看到这条理由（提交页面与成绩册中）。"),
+        ("en", "The student sees this reason (on the submission's page and in their grades)."),
+    ],
+)
+def test_the_form_says_the_student_reads_the_reason(client_ta, two_submissions, lang, said):
+    """The reason shows on the student's submission page and grades (c62b686); the form said
+    nothing of it, while the flag form did (a review)."""
+    client_ta.cookies["django_language"] = lang
+    assert said in client_ta.get(_url(two_submissions[1])).content.decode()
+
+
 def test_form_shows_current_score_and_which_submission_counted(client_ta, two_submissions):
     _assignment, best, other = two_submissions
     page = client_ta.get(_url(other)).content.decode()
