@@ -410,7 +410,8 @@ def curve_version(item: GradeItem) -> str:
     """What an item's curve page is loaded over: the curve in force and its last audited write,
     "+5#17" ("#0" before any). The curve alone ("+5") let a stale page overwrite another's new
     reason for the same +5, or remove a +5 someone had removed and set again (a review)."""
-    last = curve_events(item).values_list("pk", flat=True).first()
+    # The highest pk, not the newest `at`: every write adds a row, whatever the writer's clock.
+    last = curve_events(item).order_by("-pk").values_list("pk", flat=True).first()
     return f"{item.curve or ''}#{last or 0}"
 
 
