@@ -15,11 +15,17 @@ from gradinglab.tests.labkit import make_assignment
 pytestmark = pytest.mark.django_db
 
 
-def _lines(client, student, lang: str) -> list[str]:
+def person_submissions(client, student, lang: str) -> dict[str, str]:
+    """The person page's submission list in ``lang``: each line's link to its submission, and
+    its text without tags or runs of space."""
     client.cookies["django_language"] = lang
     page = client.get(f"/staff/people/{student.pk}/").content.decode()
     items = re.search(r'<ul id="person-submissions">(.*?)</ul>', page, re.S).group(1)
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", li)).strip() for li in re.findall(r"<li>(.*?)</li>", items, re.S)]  # fmt: skip
+    lines = {}
+    for li in re.findall(r"<li>(.*?)</li>", items, re.S):
+        link = re.search(r'href="([^"]*)"', li)
+        lines[link[1] if link else li] = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", li)).strip()
+    return lines
 
 
 @pytest.mark.parametrize(
@@ -35,6 +41,6 @@ def test_a_public_test_run_is_marked(client_ta, student_a, lang, run, graded) ->
             sha256=str(practice).ljust(64, "0"), status="wrong_answer", practice=practice,
             counts_as_attempt=not practice, created_at=timezone.now(),
         )  # fmt: skip
-    lines = _lines(client_ta, student_a, lang)
+    lines = list(person_submissions(client_ta, student_a, lang).values())
     assert sum(run in line for line in lines) == 1, lines
     assert sum(graded in line for line in lines) == 1, lines
