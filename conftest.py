@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in a thread
 # that has a loop unless told that this is deliberate. Only the test process sets this.
@@ -145,6 +146,16 @@ def lab_editor_page(browser, live_server, url: str, lang: str, viewport: dict):
     page.goto(live_server.url + url)
     page.wait_for_selector(".CodeMirror")
     return context, page
+
+
+def admin_form_errors(client, url: str, data: dict, lang: str) -> dict:
+    """Post an admin add or change form in `lang` and return its errors. The form must come back
+    refused at its fields (200), never with a database constraint's raw words."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "Constraint" not in response.content.decode()
+    return response.context["adminform"].form.errors
 
 
 def admin_action(client, changelist: str, action: str, *objects):

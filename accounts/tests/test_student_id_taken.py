@@ -5,9 +5,9 @@ said Django's default ("学生档案 with this Student ID already exists.", "已
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 
 from accounts.models import Profile
+from conftest import admin_form_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +24,9 @@ def test_a_taken_student_id_is_said_at_the_field(
 ) -> None:
     first, second = Profile.objects.get(user=student_a), Profile.objects.get(user=student_b)
     kept = second.student_id
-    client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     data = {"user": student_b.pk, "student_id": first.student_id, "display_name": "乙"}
-    response = client_instructor.post(f"/admin/accounts/profile/{second.pk}/change/", data)
-    assert response.status_code == 200
-    assert response.context["adminform"].form.errors == {"student_id": [TAKEN[lang]]}
+    url = f"/admin/accounts/profile/{second.pk}/change/"
+    errors = admin_form_errors(client_instructor, url, data, lang)
+    assert errors == {"student_id": [TAKEN[lang]]}
     second.refresh_from_db()
     assert second.student_id == kept != first.student_id

@@ -5,8 +5,8 @@ page's language (the constraints stay for every other writer)."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 
+from conftest import admin_form_errors
 from gradebook.models import Category, GradeItem
 
 ITEM = {
@@ -31,21 +31,13 @@ CASES = [
 ]
 
 
-def _post(client, url: str, data: dict, lang: str):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    response = client.post(url, data)
-    assert response.status_code == 200
-    assert "Constraint" not in response.content.decode()
-    return response.context["adminform"].form.errors
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
 @pytest.mark.parametrize("field,value,zh,en", CASES)
 def test_admin_item_bounds_are_said_at_the_field(
     client_instructor, lang, field, value, zh, en
 ) -> None:
-    errors = _post(
+    errors = admin_form_errors(
         client_instructor, "/admin/gradebook/gradeitem/add/", ITEM | {field: value}, lang
     )
     assert errors == {field: [zh if lang == "zh-hans" else en]}
@@ -56,7 +48,7 @@ def test_admin_item_bounds_are_said_at_the_field(
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
 def test_admin_category_weight_is_a_percentage(admin_client, lang) -> None:
     data = {"key": "project", "title": "项目", "weight": "120", "drop_lowest": "0", "position": "4"}
-    errors = _post(admin_client, "/admin/gradebook/category/add/", data, lang)
+    errors = admin_form_errors(admin_client, "/admin/gradebook/category/add/", data, lang)
     assert errors == {
         "weight": ["不能超过 100%。" if lang == "zh-hans" else "Cannot be more than 100%."]
     }

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from conftest import admin_form_errors
 from gradebook.models import GradeItem
-from gradebook.tests.test_admin_bounds import ITEM, _post
+from gradebook.tests.test_admin_bounds import ITEM
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,9 @@ SAID = {
 @pytest.mark.parametrize("lang", sorted(SAID))
 @pytest.mark.parametrize("key", ["lab:²", "Exam:final", "exam final", ":x", "exam:\u0661"])
 def test_the_admin_refuses_a_key_outside_the_rule(client_instructor, lang, key) -> None:
-    errors = _post(client_instructor, "/admin/gradebook/gradeitem/add/", ITEM | {"key": key}, lang)
+    errors = admin_form_errors(
+        client_instructor, "/admin/gradebook/gradeitem/add/", ITEM | {"key": key}, lang
+    )
     assert errors == {"key": [SAID[lang]]}
     assert not GradeItem.objects.exists()
 

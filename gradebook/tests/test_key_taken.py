@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import admin_form_errors
 from gradebook.models import Category, GradeItem
-from gradebook.tests.test_admin_bounds import ITEM, _post
+from gradebook.tests.test_admin_bounds import ITEM
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ CATEGORY_TAKEN = {
 @pytest.mark.parametrize("lang", sorted(ITEM_TAKEN))
 def test_a_taken_item_key_is_said_at_the_key(client_instructor, lang: str) -> None:
     assert client_instructor.post("/admin/gradebook/gradeitem/add/", ITEM).status_code == 302
-    errors = _post(client_instructor, "/admin/gradebook/gradeitem/add/", ITEM, lang)
+    errors = admin_form_errors(client_instructor, "/admin/gradebook/gradeitem/add/", ITEM, lang)
     assert errors == {"key": [ITEM_TAKEN[lang]]}
     assert GradeItem.objects.count() == 1
 
@@ -35,6 +36,6 @@ def test_a_taken_item_key_is_said_at_the_key(client_instructor, lang: str) -> No
 def test_a_taken_category_key_is_said_at_the_key(client_instructor, lang: str) -> None:
     Category.objects.get_or_create(key="lab", defaults={"title": "实验", "weight": "50"})
     data = {"key": "lab", "title": "实验二", "weight": "10", "drop_lowest": "0", "position": "4"}
-    errors = _post(client_instructor, "/admin/gradebook/category/add/", data, lang)
+    errors = admin_form_errors(client_instructor, "/admin/gradebook/category/add/", data, lang)
     assert errors == {"key": [CATEGORY_TAKEN[lang]]}
     assert not Category.objects.filter(title="实验二").exists()

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.forms.models import model_to_dict
 
+from conftest import admin_form_errors
 from quizzes.models import Question, Quiz
 from quizzes.tests.factories import question_single
 from quizzes.tests.test_authoring_english import _field_errors
@@ -61,8 +62,5 @@ def test_a_question_added_in_the_admin_with_a_taken_id_is_told_so(client_ta, lan
     fields = client_ta.get(add).context["adminform"].form.fields
     data = {k: "" if v is None else v for k, v in model_to_dict(taken, fields=fields).items()}
     data |= {"choices-TOTAL_FORMS": "0", "choices-INITIAL_FORMS": "0"}
-    client_ta.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    response = client_ta.post(add, data)
-    assert response.status_code == 200
-    assert response.context["adminform"].form.errors == {"bank_id": [ID_TAKEN[lang]]}
+    assert admin_form_errors(client_ta, add, data, lang) == {"bank_id": [ID_TAKEN[lang]]}
     assert Question.objects.filter(bank_id="l5-s20").count() == 1
