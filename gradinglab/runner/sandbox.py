@@ -268,6 +268,8 @@ def bwrap_argv(
 
     The root is an empty tmpfs holding only the allow-listed paths (`view_paths`), then
     remounted read-only: the host's tree is not there to read."""
+    # The job sees no process, socket (abstract unix ones included) or writable mount of the
+    # host: test_sandbox_namespaces shows each from inside.
     argv = [
         BWRAP,
         "--unshare-ipc",
@@ -286,6 +288,8 @@ def bwrap_argv(
     # /dev and /dev/shm are tmpfs mounts: unsized, each could take half the host's RAM, which
     # RLIMIT_AS does not count (the GPU path's memory cgroup does). /dev/shm gets /tmp's size;
     # /dev is read-only once its nodes exist on the CPU path (its device nodes still work).
+    # Not closed: as root (no --unshare-user, so no --disable-userns) the job can mount a tmpfs of
+    # its own in a nested user namespace, which no CPU-path limit counts (test_sandbox_namespaces).
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/dev/shm"]
     for node, inside in gpu_device_nodes(gpu_minor):
