@@ -7,11 +7,18 @@ from gradinglab.runner.result import validate
 from gradinglab.runner.testing import solution
 
 SEED = 987654321012345
+# Where the sandbox could hold it: its environment and command line, the job dir's files, and the
+# job message (the harness's frames below the submission's call hold it and what came of it).
 PROBE = (
-    "import os, glob\nimport torch\n\n\ndef vector_add(x, y, out):\n"
+    "import os, glob, sys\nimport torch\n\n\ndef vector_add(x, y, out):\n"
     "    blob = ' '.join(os.environ.values())\n"
+    "    blob += open('/proc/self/cmdline', 'rb').read().decode('latin-1')\n"
     "    for p in filter(os.path.isfile, glob.glob('/run/job/**', recursive=True)):\n"
     "        blob += open(p, 'rb').read().decode('latin-1')\n"
+    "    frame = sys._getframe(1)\n"
+    "    while frame:\n"
+    "        blob += repr(frame.f_locals)\n"
+    "        frame = frame.f_back\n"
     "    found = {head!r} + {tail!r} in blob\n"  # split: the source itself must not hold the seed
     "    raise RuntimeError('SEED-' + ('FOUND' if found else 'ABSENT') + ' X0=%.6f' % float(x[0]))\n"
 )
