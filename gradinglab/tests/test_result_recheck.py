@@ -144,6 +144,7 @@ def test_score_and_roofline_are_recomputed_not_taken(client, gpu_job, gpu_worker
         lambda d: d["timing"]["benchmarks"][0].update(dtype="float16"),  # a dtype not graded
         lambda d: d["timing"]["benchmarks"].append(dict(d["timing"]["benchmarks"][0])),  # twice
         lambda d: d.update(path="cpu"),  # a GPU worker reporting a CPU-path run
+        lambda d: d["device"].update(kind="cpu"),  # a GPU-path run on no CUDA device
         lambda d: d.update(gradable=False),  # a free retry for a run that ran
         lambda d: d.update(backend="cuda"),  # the job is a Triton submission's
     ],
@@ -157,6 +158,7 @@ def test_score_and_roofline_are_recomputed_not_taken(client, gpu_job, gpu_worker
         "benchmark-dtype",
         "benchmark-twice",
         "cpu-path",
+        "cpu-device",
         "not-gradable",
         "other-backend",
     ],
