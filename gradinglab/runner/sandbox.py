@@ -288,8 +288,8 @@ def bwrap_argv(
     # /dev and /dev/shm are tmpfs mounts: unsized, each could take half the host's RAM, which
     # RLIMIT_AS does not count (the GPU path's memory cgroup does). /dev/shm gets /tmp's size;
     # /dev is read-only once its nodes exist on the CPU path (its device nodes still work).
-    # Not closed: as root (no --unshare-user, so no --disable-userns) the job can mount a tmpfs of
-    # its own in a nested user namespace, which no CPU-path limit counts (test_sandbox_namespaces).
+    # A tmpfs of the job's own needs a user namespace nested in the sandbox's: seccomp.py refuses
+    # one (as root bwrap runs without --unshare-user, so without --disable-userns).
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/dev/shm"]
     for node, inside in gpu_device_nodes(gpu_minor):
@@ -845,10 +845,11 @@ def held_deleted_bytes(ns_init: int, dev: int, owner: int) -> int | None:
 
     The processes are those the sandbox's own /proc lists (the procfs bwrap mounted for its pid
     namespace, reached through its pid 1's root): every process of that namespace and of any
-    namespace nested in it. A sandbox process can make a nested one (root mode runs it without
-    --disable-userns, and an unprivileged user namespace then allows CLONE_NEWPID), so comparing
-    /proc/<pid>/ns/pid with the sandbox's would miss its children. The job cannot change that
-    procfs: it has no capability in the mount namespace that holds it.
+    namespace nested in it. seccomp.py now refuses the user namespace a sandbox process would
+    need to make a nested one (root mode runs bwrap without --disable-userns); the walk still
+    counts nested ones, where comparing /proc/<pid>/ns/pid with the sandbox's would miss their
+    processes. The job cannot change that procfs: it has no capability in the mount namespace
+    that holds it.
 
     Only files the job could have written count (owned by its uid, or writable by anyone): a host
     file on the same filesystem deleted while the sandbox maps it (a library of the venv

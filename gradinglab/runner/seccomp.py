@@ -10,6 +10,12 @@ refused (ENOSYS), since its requests (IORING_OP_FALLOCATE among them) bypass a s
 and so are the XFS ioctls (type 'X': XFS_IOC_RESVSP64 and the other preallocation calls) with
 EPERM. Nothing the harness, Triton, nvcc or CUDA does uses them.
 
+It also refuses new user namespaces (unshare or clone with CLONE_NEWUSER: EPERM; clone3, whose
+flags a filter cannot read, with ENOSYS, so glibc falls back to clone): in one, a job was root
+enough to mount a tmpfs of its own, RAM no CPU-path limit counts (test_sandbox_namespaces held
+320 MiB of a 12 GiB one). bwrap's --disable-userns does this for an unprivileged parent only; a root
+parent runs bwrap without a user namespace. Docker's default profile refuses the same calls.
+
 The program is classic BPF, as bubblewrap's `--seccomp FD` loads it: a check of the calling
 convention's architecture, then of the system call number (x86-64, i386 as a 64-bit process can
 make its calls with `int 0x80`, and AArch64). Every call of any other convention fails with ENOSYS
@@ -34,13 +40,20 @@ ARCH_I386 = 0x40000003
 ARCH_AARCH64 = 0xC00000B7
 X32_BIT = 0x40000000  # x86-64 system call numbers of the x32 convention
 
-# Per architecture: fallocate, then io_uring_setup / _enter / _register, then ioctl.
+# Per architecture: fallocate, then io_uring_setup / _enter / _register, then ioctl; then the
+# calls that make namespaces: unshare and clone (judged by their flags), clone3 (refused whole).
 CALLS = {
     ARCH_X86_64: {"fallocate": 285, "io_uring": (425, 426, 427), "ioctl": 16},
     ARCH_I386: {"fallocate": 324, "io_uring": (425, 426, 427), "ioctl": 54},
     ARCH_AARCH64: {"fallocate": 47, "io_uring": (425, 426, 427), "ioctl": 29},
 }
+NAMESPACE_CALLS = {
+    ARCH_X86_64: {"unshare": 272, "clone": 56, "clone3": 435},
+    ARCH_I386: {"unshare": 310, "clone": 120, "clone3": 435},
+    ARCH_AARCH64: {"unshare": 97, "clone": 220, "clone3": 435},
+}
 XFS_IOCTL_TYPE = ord("X")
+CLONE_NEWUSER = 0x10000000  # linux/sched.h: in the flags, the first argument of unshare and clone
 
 # linux/seccomp.h
 RET_ALLOW = 0x7FFF0000
@@ -48,7 +61,7 @@ RET_ERRNO = 0x00050000
 EPERM, ENOSYS, EOPNOTSUPP = 1, 38, 95
 
 # seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6] (little-endian)
-NR_AT, ARCH_AT, ARG1_LOW_AT = 0, 4, 24
+NR_AT, ARCH_AT, ARG0_LOW_AT, ARG1_LOW_AT = 0, 4, 16, 24
 
 # linux/filter.h opcodes
 LD_W_ABS = 0x20
@@ -67,13 +80,17 @@ class Insn:
     jf: str | int = 0
 
 
-def _arch_block(name: str, calls: dict, x32: bool) -> list[tuple[str | None, Insn]]:
+def _arch_block(name: str, arch: int, x32: bool) -> list[tuple[str | None, Insn]]:
     """Instructions labelled `name`: the system call number, judged for one architecture."""
+    calls, spaces = CALLS[arch], NAMESPACE_CALLS[arch]
     block: list[tuple[str | None, Insn]] = [(name, Insn(LD_W_ABS, NR_AT))]
     if x32:
         block.append((None, Insn(JGE_K, X32_BIT, jt="enosys")))
     block.append((None, Insn(JEQ_K, calls["fallocate"], jt="eopnotsupp")))
     block += [(None, Insn(JEQ_K, nr, jt="enosys")) for nr in calls["io_uring"]]
+    block.append((None, Insn(JEQ_K, spaces["clone3"], jt="enosys")))
+    block.append((None, Insn(JEQ_K, spaces["unshare"], jt="flags")))
+    block.append((None, Insn(JEQ_K, spaces["clone"], jt="flags")))
     block.append((None, Insn(JEQ_K, calls["ioctl"], jt="ioctl", jf="allow")))
     return block
 
@@ -85,9 +102,13 @@ def program() -> list[tuple[int, int, int, int]]:
         (None, Insn(JEQ_K, ARCH_X86_64, jt="x86_64")),
         (None, Insn(JEQ_K, ARCH_I386, jt="i386")),
         (None, Insn(JEQ_K, ARCH_AARCH64, jt="aarch64", jf="enosys")),
-        *_arch_block("x86_64", CALLS[ARCH_X86_64], x32=True),
-        *_arch_block("i386", CALLS[ARCH_I386], x32=False),
-        *_arch_block("aarch64", CALLS[ARCH_AARCH64], x32=False),
+        *_arch_block("x86_64", ARCH_X86_64, x32=True),
+        *_arch_block("i386", ARCH_I386, x32=False),
+        *_arch_block("aarch64", ARCH_AARCH64, x32=False),
+        # unshare, clone: CLONE_NEWUSER among the flags (the low word of args[0])
+        ("flags", Insn(LD_W_ABS, ARG0_LOW_AT)),
+        (None, Insn(AND_K, CLONE_NEWUSER)),
+        (None, Insn(JEQ_K, CLONE_NEWUSER, jt="eperm", jf="allow")),
         # ioctl: the type byte of the command (bits 8..15 of args[1]) is 'X', XFS's
         ("ioctl", Insn(LD_W_ABS, ARG1_LOW_AT)),
         (None, Insn(RSH_K, 8)),
