@@ -6,7 +6,6 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in a thread
 # that has a loop unless told that this is deliberate. Only the test process sets this.
@@ -151,6 +150,8 @@ def lab_editor_page(browser, live_server, url: str, lang: str, viewport: dict):
 def admin_form_errors(client, url: str, data: dict, lang: str) -> dict:
     """Post an admin add or change form in `lang` and return its errors. The form must come back
     refused at its fields (200), never with a database constraint's raw words."""
+    from django.conf import settings  # here, not at the top: runner tests run without Django
+
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     response = client.post(url, data)
     assert response.status_code == 200
