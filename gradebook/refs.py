@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from accounts.access import OwnedQuerySet
 from gradebook.models import GradeItem
+from pdcsite.params import query_id
 
 RefCheck = Callable[[int, AbstractBaseUser, GradeItem], bool]
 _CHECKS: dict[str, RefCheck] = {}
@@ -27,6 +28,14 @@ def ref_well_formed(ref: str) -> bool:
     """A ref as the app writes one ("submission:123"): short, letters, digits and ":-_.". Read
     before any query: a ref a student types (a NUL byte) must not reach the database."""
     return len(ref) <= REF_MAX and all(ch.isalnum() or ch in ":-_." for ch in ref)
+
+
+def ref_split(ref: str) -> tuple[str, int | None]:
+    """A ref's kind and row id ("submission:12" -> ("submission", 12)); the id is None where it is
+    not one a key can hold (`query_id`: "submission:²" is a digit to isdigit() and a ValueError to
+    int())."""
+    kind, _sep, raw_id = (ref or "").partition(":")
+    return kind, query_id(raw_id)
 
 
 def ref_kind_register(kind: str, check: RefCheck) -> None:
@@ -58,9 +67,8 @@ def ref_is_own(ref: str, *, student: AbstractBaseUser, item: GradeItem) -> bool:
     """True for an empty ref (a request about the whole item) or the student's own object."""
     if not ref:
         return True
-    kind, _sep, raw_id = ref.partition(":")
+    kind, pk = ref_split(ref)
     check = _CHECKS.get(kind)
-    # Up to 18 digits: any id a bigint primary key can hold, and never a database overflow error.
-    if check is None or not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 18):
+    if check is None or pk is None:
         return False
-    return check(int(raw_id), student, item)
+    return check(pk, student, item)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gradebook.reasons import Reason
+from gradebook.refs import ref_split
 from gradebook.selectors import current_grade, item_result
 from gradebook.services import LATE_FIELDS, GradeError, grade_item_late_policy_set, grade_override
 from gradinglab import dispatch
@@ -342,7 +343,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         item = results.assignment_grade_item(sub.assignment)
         grade = current_grade(sub.student, item)
         result = item_result(sub.student, item)  # under GRACE maybe not the one posted
-        counted = result.ref.removeprefix("submission:")
+        counted_kind, counted_id = ref_split(result.ref)
         context = {
             **self.admin_site.each_context(request),
             "title": _("改分：%(item)s · 提交 #%(n)s") % {"item": str(item), "n": sub.pk},
@@ -351,7 +352,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             "item": item,
             "grade": grade,
             "result": result,
-            "counted_id": int(counted) if counted.isdigit() else None,
+            "counted_id": counted_id if counted_kind == "submission" else None,
             "effective": results.submission_effective_score(sub),
             "opts": self.model._meta,
         }

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop, ngettext, pgettext_lazy
 
 from gradebook import calc, reasons, selectors
 from gradebook.models import BUILT_IN_CATEGORY_NAMES, category_name
+from gradebook.refs import ref_split
 
 register = template.Library()
 
@@ -95,12 +96,12 @@ _REF_VIEWS = {
 @register.simple_tag
 def ref_link(ref: str) -> str:
     """The work a score came from, as a link ("提交 #12"); "—" when the score has no source."""
-    kind, _sep, raw_id = (ref or "").partition(":")
-    if kind not in _REF_VIEWS or not raw_id.isdigit():
+    kind, pk = ref_split(ref)
+    if kind not in _REF_VIEWS or pk is None:
         return "—"
     label = ref_label(ref)
     try:
-        url = reverse(_REF_VIEWS[kind][0], args=[int(raw_id)])
+        url = reverse(_REF_VIEWS[kind][0], args=[pk])
     except NoReverseMatch:
         return label
     return format_html('<a href="{}">{}</a>', url, label)
@@ -129,9 +130,9 @@ def category_label(key: str, title: str = "") -> str:
 @register.filter
 def ref_label(ref: str) -> str:
     """A regrade request's object ("submission:12") as a person reads it ("提交 #12")."""
-    kind, _sep, ident = (ref or "").partition(":")
-    if kind in _REF_VIEWS and ident.isdigit():  # "submission:12", "quiz-attempt:5"
-        return _now(_REF_VIEWS[kind][1]) % {"n": ident}
+    kind, pk = ref_split(ref)
+    if kind in _REF_VIEWS and pk is not None:  # "submission:12", "quiz-attempt:5"
+        return _now(_REF_VIEWS[kind][1]) % {"n": pk}
     return ref
 
 
