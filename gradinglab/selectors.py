@@ -130,7 +130,8 @@ def _course_order(assignment: Assignment) -> tuple[int, int, int]:
         return COURSE_ORDER.index(slug), 0, 0
     for anchor in assignment.problem.sections or []:
         parts = anchor.split("-")
-        if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        # isascii() too: "sec-²-1" is a digit to isdigit() and a ValueError to int().
+        if len(parts) == 3 and all(p.isascii() and p.isdigit() for p in parts[1:]):
             return len(COURSE_ORDER), int(parts[1]), int(parts[2])
     return len(COURSE_ORDER), 999, 999  # the sort is stable: then by due date
 

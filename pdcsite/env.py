@@ -103,7 +103,7 @@ def env_cache(name: str, default: str) -> dict:
         )
     port = pdcenv.url_port(parsed)
     db = parsed.path.lstrip("/")
-    if not parsed.hostname or port == -1 or (db and not db.isdigit()):
+    if not parsed.hostname or port == -1 or (db and not (db.isascii() and db.isdigit())):
         raise ImproperlyConfigured(
             f"{name}={url!r}: expected redis://host:port/db with a numeric port and database"
         )

@@ -71,6 +71,7 @@ BAD_VALUES = [
     ("CACHE_URL", "memcached://cache:11211"),
     ("CACHE_URL", "redis://cache:port/0"),
     ("CACHE_URL", "redis://cache:6379/sessions"),
+    ("CACHE_URL", "redis://cache:6379/²"),  # a digit to isdigit(), not to redis-py's int()
     ("PDC_LECTURE_FAST_PATH", "yes please"),
     ("PDC_LECTURE_FAST_PATH", "true"),  # needs a shared cache: CACHE_URL is locmem here
     ("EMAIL_URL", "sendmail://localhost"),
