@@ -406,12 +406,17 @@ def curve_preview(item: GradeItem, curve: calc.Curve | None) -> CurvePreview:
     return CurvePreview(curve, before, after, moved)
 
 
-def curve_version(item: GradeItem) -> str:
+def curve_version(item: GradeItem, events: Iterable[GradeEvent] | None = None) -> str:
     """What an item's curve page is loaded over: the curve in force and its last audited write,
     "+5#17" ("#0" before any). The curve alone ("+5") let a stale page overwrite another's new
-    reason for the same +5, or remove a +5 someone had removed and set again (a review)."""
+    reason for the same +5, or remove a +5 someone had removed and set again (a review).
+    ``events``: the item's `curve_events` where the caller has read them (its staff page lists
+    them), so they are not read twice."""
     # The highest pk, not the newest `at`: every write adds a row, whatever the writer's clock.
-    last = curve_events(item).order_by("-pk").values_list("pk", flat=True).first()
+    if events is None:
+        last = curve_events(item).order_by("-pk").values_list("pk", flat=True).first()
+    else:
+        last = max((event.pk for event in events), default=0)
     return f"{item.curve or ''}#{last or 0}"
 
 

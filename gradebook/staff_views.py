@@ -74,7 +74,8 @@ def _item_page(
     chart = histogram_svg(selectors.histogram(summary.percents), title=_("得分分布（%）"))
     curve = item.curve
     current = {"kind": curve.kind, "value": curve.number} if curve else {}
-    current["loaded"] = selectors.curve_version(item)
+    events = list(selectors.curve_events(item))  # listed, and the version the form is loaded over
+    current["loaded"] = selectors.curve_version(item, events)
     context = {
         "item": item,
         "category_title": summary.category_title,
@@ -85,7 +86,7 @@ def _item_page(
         "can_curve": can_curve(request.user),
         "curve_form": curve_form or gb_forms.CurveForm(prefix="curve", initial=current),
         "curve_preview": preview,
-        "curve_events": selectors.curve_events(item),
+        "curve_events": events,
     }
     return render(request, "gradebook/staff/item.html", context, status=status)
 
