@@ -112,8 +112,8 @@ class ProblemAdmin(admin.ModelAdmin):
         self.message_user(
             request,
             ngettext(
-                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果",
-                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果",
+                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果。",
+                "已排队检查 %(n)d 个题目；完成后刷新本页查看结果。",
                 len(slugs),
             )
             % {"n": len(slugs)},
@@ -157,8 +157,8 @@ class AssignmentAdmin(admin.ModelAdmin):
             self.message_user(
                 request,
                 ngettext(
-                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册",
-                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册",
+                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册。",
+                    "已应用重新计分 #%(run)d：%(n)d 名学生的成绩变更已记入成绩册。",
                     len(changes),
                 )
                 % {"run": run.pk, "n": len(changes)},
@@ -378,7 +378,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         count = submissions.submissions_rerun(submissions=list(queryset), actor=request.user)
         self.message_user(
             request,
-            ngettext("已重新排队 %(n)d 个提交", "已重新排队 %(n)d 个提交", count) % {"n": count},
+            ngettext("已重新排队 %(n)d 个提交。", "已重新排队 %(n)d 个提交。", count)
+            % {"n": count},
             messages.SUCCESS,
         )
 
@@ -393,7 +394,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             )
             self.message_user(
                 request,
-                ngettext("已标记 %(n)d 个提交", "已标记 %(n)d 个提交", count) % {"n": count},
+                ngettext("已标记 %(n)d 个提交。", "已标记 %(n)d 个提交。", count) % {"n": count},
             )
             return None
         context = {
@@ -411,7 +412,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         count = submissions.submissions_flag(submissions=list(queryset), flagged=False)
         self.message_user(
             request,
-            ngettext("已取消标记 %(n)d 个提交", "已取消标记 %(n)d 个提交", count) % {"n": count},
+            ngettext("已取消标记 %(n)d 个提交。", "已取消标记 %(n)d 个提交。", count)
+            % {"n": count},
         )
 
     def has_rerun_permission(self, request: HttpRequest) -> bool:
