@@ -52,7 +52,7 @@ def test_resending_to_one_person_stops_at_the_limit(client_instructor, mailoutbo
     client_instructor.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = _resend(client_instructor, "new1").content.decode()
     assert (
-        f"Not sent again to new1: at most {INVITES_PER_USER_PER_WINDOW} invitation e-mails per "
+        f"Not sent again to new1: at most {INVITES_PER_USER_PER_WINDOW} invitation emails per "
         "person in 24 h; try again later." in page
     )
     assert len(mailoutbox) == INVITES_PER_USER_PER_WINDOW

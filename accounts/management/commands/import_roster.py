@@ -18,7 +18,7 @@ from pdcsite.uploads import csv_text
 class Command(BaseCommand):
     help = (
         "Import a roster CSV (student_id,name,email,role[,section]); atomic, re-runnable. "
-        "Everyone in the file who has no password yet gets an invitation e-mail with a "
+        "Everyone in the file who has no password yet gets an invitation email with a "
         "set-your-password link (--no-invite to skip)."
     )
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
             help="allow rows that lower a TA's or instructor's role (refused otherwise)",
         )
         parser.add_argument(
-            "--no-invite", action="store_true", help="import only; send no invitation e-mail"
+            "--no-invite", action="store_true", help="import only; send no invitation email"
         )
 
     def handle(
