@@ -120,9 +120,22 @@ class CurveForm(forms.Form):
         return form
 
 
+# Characters, after stripping: a sentence that says what to look at again and why ("第 2 题的
+# 答案应为 B"), not an "x" or a "?" that only costs a TA a round trip to ask what is meant.
+REGRADE_MESSAGE_MIN = 10
+
+
 class RegradeRequestForm(forms.Form):
     message = forms.CharField(
-        label=_("请说明需要复核的内容"), max_length=4000, widget=forms.Textarea(attrs={"rows": 5})
+        label=_("请说明需要复核的内容"),
+        min_length=REGRADE_MESSAGE_MIN,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        error_messages={
+            "min_length": _(
+                "请写明需要复核什么、为什么：至少 %(limit_value)d 个字符（现在 %(show_value)d 个）。"
+            )
+        },
     )
 
 

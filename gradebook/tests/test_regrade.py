@@ -79,7 +79,7 @@ def test_decline_needs_a_reason_and_keeps_the_score(client_a, client_ta, lab) ->
 
 @pytest.mark.django_db
 def test_a_student_never_sees_another_students_requests(client_a, client_b, lab) -> None:
-    _ask(client_a, lab, message="学生A的私密说明")
+    _ask(client_a, lab, message="学生A的私密说明：第 2 题")
     request = RegradeRequest.objects.get()
     assert client_b.get(f"/grades/regrades/{request.pk}/").status_code == 404
     assert "学生A的私密说明" not in client_b.get("/grades/regrades/").content.decode()

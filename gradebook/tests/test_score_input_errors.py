@@ -20,7 +20,8 @@ def request_url(client_a, student_a, make_item, post) -> str:
     item = make_item("lab:9", max_points=100, title="归约")
     post(student_a, item, 60)
     response = client_a.post(
-        "/grades/regrades/new/", {"item": item.key, "ref": "testref:9", "message": "请复核"}
+        "/grades/regrades/new/",
+        {"item": item.key, "ref": "testref:9", "message": "请复核第 2 个用例的容差"},
     )
     assert response.status_code == 302
     return f"/grades/regrades/{RegradeRequest.objects.get().pk}/"

@@ -96,7 +96,8 @@ def test_regrade_acceptance_on_every_page_and_the_csv(
     item = make_item("lab:3", max_points=100, title="矩阵乘法")
     post(student_a, item, 60)
     client_a.post(
-        "/grades/regrades/new/", {"item": item.key, "ref": "testref:1", "message": "容差"}
+        "/grades/regrades/new/",
+        {"item": item.key, "ref": "testref:1", "message": "请复核第 2 个用例的容差"},
     )
     request = RegradeRequest.objects.get()
     answer = client_ta.post(

@@ -52,7 +52,7 @@ def test_the_student_asks_for_a_regrade_of_this_attempt_from_its_review(
     query = parse_qs(urlsplit(link).query)
     posted = client_a.post(
         "/grades/regrades/new/",
-        {"item": query["item"][0], "ref": query["ref"][0], "message": "第 1 题"},
+        {"item": query["item"][0], "ref": query["ref"][0], "message": "第 1 题的答案应为 B"},
     )
     assert posted.status_code == 302
     request = RegradeRequest.objects.get()
