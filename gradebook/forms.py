@@ -120,9 +120,10 @@ class CurveForm(forms.Form):
         return form
 
 
-# Characters, after stripping: a sentence that says what to look at again and why ("第 2 题的
-# 答案应为 B"), not an "x" or a "?" that only costs a TA a round trip to ask what is meant.
-REGRADE_MESSAGE_MIN = 10
+# Characters, after stripping: enough for what to look at and why ("第二题错了", "Q2: B"), not an
+# "x" or a "?" that only costs a TA a round trip to ask what is meant. Chinese says much in few
+# characters, so the bar is low.
+REGRADE_MESSAGE_MIN = 5
 
 
 class RegradeRequestForm(forms.Form):

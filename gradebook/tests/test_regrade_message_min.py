@@ -39,7 +39,7 @@ def test_a_one_character_message_is_refused_at_the_field(client_a, make_item, la
 
 def test_a_message_of_the_minimum_is_accepted(client_a, make_item) -> None:
     item = make_item("lab:3", max_points=100)
-    message = "第二题的答案应该是B"
+    message = "第二题错了"
     assert len(message) == REGRADE_MESSAGE_MIN
     response = client_a.post(NEW, {"item": item.key, "ref": "testref:1", "message": f" {message} "})
     assert response.status_code == 302
