@@ -47,6 +47,25 @@ def _default_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _shared_graded_solutions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One folder for the whole pytest run, its xdist workers together, where graded_solution
+    (gradinglab/runner/testing.py) keeps the documents it graded: each is graded once per run, not
+    once per worker. A new run gets a new folder (a changed solution is graded again)."""
+    from gradinglab.runner.testing import SHARED_GRADED_ENV
+
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "graded-solutions"
+    shared.mkdir(exist_ok=True)
+    old = os.environ.get(SHARED_GRADED_ENV)
+    os.environ[SHARED_GRADED_ENV] = str(shared)
+    yield
+    if old is None:
+        os.environ.pop(SHARED_GRADED_ENV, None)
+    else:
+        os.environ[SHARED_GRADED_ENV] = old
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _private_var_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Tests write what the site keeps in VAR_DIR (the local worker's credential, uploads) into a
     folder of their own run. A bare `pytest` runs with DJANGO_ENV=development, where sync_problems
