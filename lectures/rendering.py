@@ -93,6 +93,15 @@ class MlirLexer(RegexLexer):
 
 _UNCLOSED_FENCE = gettext_lazy("以 ``` 开始的代码块没有结束。")
 
+# The most Markdown one render takes, in characters. The longest text rendered today is 6,418
+# characters (content/course/cheatsheet.md; a lecture section or a problem statement is under
+# 2,300), and a whole lecture file, were staff to paste one into one box, is under 20,000.
+# 50,000 leaves that room and bounds what python-markdown still does in O(n²) (each inline
+# match re-searches its paragraph from the start, each block re-tested after every heading line
+# in it: upstream #161/#798) to seconds per render; lectures/markdown_linear.py has the rest.
+MAX_SOURCE_CHARS = 50_000
+_TOO_LONG = gettext_lazy("文本有 %(size)d 个字符，单次渲染最多 %(limit)d 个字符；请缩短或拆分。")
+
 
 class RenderError(ValueError):
     """Markdown that cannot be rendered; ``line`` is 1-based within the rendered text."""
@@ -291,6 +300,10 @@ def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: st
     """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL. ``ids`` starts the
     id of every heading in ``text``: pieces rendered apart and shown on one page (a lecture's
     sections) would otherwise repeat ids such as ``_1``, which every Chinese heading became."""
+    if len(text) > MAX_SOURCE_CHARS:
+        # The line is where the text passes the limit: what to cut starts there.
+        line = text.count("\n", 0, MAX_SOURCE_CHARS) + 1
+        raise RenderError(_TOO_LONG % {"limit": MAX_SOURCE_CHARS, "size": len(text)}, line)
     code, math = _Stash("C"), _Stash("M")
     fallbacks: list[str] = []
     text, count = _cut_code(text, code)
