@@ -96,10 +96,12 @@ _UNCLOSED_FENCE = gettext_lazy("以 ``` 开始的代码块没有结束。")
 # The most Markdown one render takes, in characters. The longest text rendered today is 6,418
 # characters (content/course/cheatsheet.md; a lecture section or a problem statement is under
 # 2,300), and a whole lecture file, were staff to paste one into one box, is under 20,000.
-# 50,000 leaves that room and bounds what python-markdown still does in O(n²) (each inline
-# match re-searches its paragraph from the start, each block re-tested after every heading line
-# in it: upstream #161/#798) to seconds per render; lectures/markdown_linear.py has the rest.
-MAX_SOURCE_CHARS = 50_000
+# What python-markdown still does in O(n²) (each inline match re-searches its paragraph from the
+# start, each block is re-tested after every heading line in it: upstream #161/#798;
+# lectures/markdown_linear.py has the rest) costs about 19 s at 50,000 characters of "`a" or
+# "# a" lines on the 2-core VM, 4 s alone at 30,000 (11 s beside another): under gunicorn's 30 s
+# worker timeout, and 4.7 times the longest text of today.
+MAX_SOURCE_CHARS = 30_000
 _TOO_LONG = gettext_lazy("文本有 %(size)d 个字符，单次渲染最多 %(limit)d 个字符；请缩短或拆分。")
 
 
