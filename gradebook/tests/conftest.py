@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from gradebook.models import GradeItem
+from gradebook.models import GradeItem, RegradeRequest
 from gradebook.services import grade_item_ensure, grade_record
 
 
@@ -45,6 +45,19 @@ def make_item(db):
             GradeItem.objects.filter(pk=item.pk).update(**fields)
             item.refresh_from_db()
         return item
+
+    return _make
+
+
+@pytest.fixture
+def stored_regrade(db):
+    """A regrade request written as a row, past the service's checks of its ref: what an admin
+    could type or an old row hold."""
+
+    def _make(student, item, ref: str) -> RegradeRequest:
+        return RegradeRequest.objects.create(
+            student=student, item=item, ref=ref, message="请复核", created_at=timezone.now()
+        )
 
     return _make
 

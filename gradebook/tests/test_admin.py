@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from conftest import admin_action
-from gradebook.models import GradeEvent, GradeItem, RegradeRequest
+from gradebook.models import GradeEvent, GradeItem
 from gradebook.services import grade_record
 
 
@@ -65,17 +64,10 @@ def test_admin_item_category_is_one_of_the_courses(client_instructor, make_item)
 
 @pytest.mark.django_db
 def test_admin_regrade_requests_name_the_work_not_its_key(
-    client_instructor, student_a, make_item
+    client_instructor, student_a, make_item, stored_regrade
 ) -> None:
     """The list and the page said "submission:1", the stored key; the staff pages say 提交 #1."""
-    item = make_item("exam:mid", kind="exam")
-    regrade = RegradeRequest.objects.create(
-        student=student_a,
-        item=item,
-        message="请复核",
-        ref="submission:1",
-        created_at=timezone.now(),
-    )
+    regrade = stored_regrade(student_a, make_item("exam:mid", kind="exam"), "submission:1")
     listing = client_instructor.get("/admin/gradebook/regraderequest/").content.decode()
     page = client_instructor.get(
         f"/admin/gradebook/regraderequest/{regrade.pk}/change/"

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import gradinglab.admin
 from gradebook import refs
-from gradebook.models import GradeItem, RegradeRequest
+from gradebook.models import GradeItem
 from gradebook.templatetags.gradebook_tags import ref_label, ref_link
 from gradinglab.models import Submission
 from gradinglab.services.results import assignment_grade_sync
@@ -37,16 +37,10 @@ def test_a_plain_id_still_reads() -> None:
 
 
 def test_a_regrade_request_about_submission_superscript_two_renders(
-    client_a, client_ta, student_a
+    client_a, client_ta, student_a, stored_regrade
 ) -> None:
     item = GradeItem.objects.create(key="lab:odd", title="odd", max_points=10)
-    request = RegradeRequest.objects.create(
-        student=student_a,
-        item=item,
-        ref="submission:²",
-        message="请复查",
-        created_at=timezone.now(),
-    )
+    request = stored_regrade(student_a, item, "submission:²")
     for client in (client_a, client_ta):
         page = client.get(f"/grades/regrades/{request.pk}/")
         assert page.status_code == 200
