@@ -45,6 +45,12 @@ ITEM_KEY = RegexValidator(
 )
 
 
+def item_key_well_formed(text: str) -> bool:
+    """A key the rule allows: read before a query on a key from a request (a NUL byte in a form's
+    hidden field reaches PostgreSQL, which refuses it with a server error)."""
+    return ITEM_KEY.regex.fullmatch(text) is not None
+
+
 class GradeItem(models.Model):
     class LatePolicy(models.TextChoices):
         NONE = "none", _("不扣分")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from gradebook import csvio, selectors, services
 from gradebook.access import can_answer, regrade_request_get, staff_page, staff_write_check
 from gradebook.forms import RegradeRequestForm, RegradeResolveForm
-from gradebook.models import GradeItem, RegradeRequest
+from gradebook.models import GradeItem, RegradeRequest, item_key_well_formed
 
 
 @login_required
@@ -44,7 +44,10 @@ def regrade_list(request: HttpRequest) -> HttpResponse:
 def regrade_request_create(request: HttpRequest) -> HttpResponse:
     """`?item=<key>&ref=<ref>`: the lab and quiz pages link here with what the request is about."""
     source = request.POST if request.method == "POST" else request.GET
-    item = get_object_or_404(GradeItem.objects.visible_to(request.user), key=source.get("item"))
+    key = source.get("item", "")
+    if not item_key_well_formed(key):
+        raise Http404("no such grade item")
+    item = get_object_or_404(GradeItem.objects.visible_to(request.user), key=key)
     ref = source.get("ref", "")
     form = RegradeRequestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
