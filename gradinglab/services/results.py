@@ -36,7 +36,7 @@ from gradinglab.runner.result import validate as result_validate
 from gradinglab.scoring import document_points
 from gradinglab.services.submissions import job_dispatch
 from pdcsite.logs import tag_submission
-from pdcsite.storable import without_nul
+from pdcsite.storable import storable
 
 log = logging.getLogger("gradinglab")
 
@@ -103,9 +103,9 @@ def _validate_schema(document: Any) -> None:
 def result_store(*, worker: WorkerNode, job_token: str, document: Any) -> bool:
     """Store a job's result once. Returns False when this round already has its result.
 
-    NULs in its text become U+FFFD first: a student's kernel can put one in an exception message
+    NULs and lone surrogates in its text become U+FFFD first: a student's kernel can put one in an exception message
     or the compiler's log, and jsonb refuses it (the result was a 500, so never stored)."""
-    document = without_nul(document)
+    document = storable(document)
     _validate_schema(document)
     job, submission = _current_job(job_token, worker)
     try:

@@ -16,7 +16,7 @@ from gradinglab.models import (
 )
 from gradinglab.runner.floors import peak_for_worker
 from gradinglab.worker.queues import CPU_KIND
-from pdcsite.storable import without_nul
+from pdcsite.storable import storable
 
 
 class WorkerSpecInvalid(ValueError):
@@ -60,5 +60,5 @@ def worker_token_create(*, name: str, kind: str, device: str = "") -> str:
 
 
 def worker_heartbeat(*, worker: WorkerNode, info: dict[str, Any]) -> None:
-    clean = without_nul({str(k)[:40]: str(v)[:200] for k, v in list(info.items())[:20]})
+    clean = storable({str(k)[:40]: str(v)[:200] for k, v in list(info.items())[:20]})
     WorkerNode.objects.filter(pk=worker.pk).update(last_heartbeat_at=timezone.now(), info=clean)

@@ -200,15 +200,22 @@ def test_heartbeats_schedule_the_reaper_at_most_once_per_interval(
     assert messages == [("gradinglab.reap_stuck", {})]  # once, not three times
 
 
+# What PostgreSQL cannot store in jsonb: NUL, and a lone surrogate (JSON's "\udcff" escape; a
+# worker's output decoded with errors="surrogateescape" carries one): each was a 500.
+UNSTORABLE = ["\x00", "\udcff"]
+
+
+@pytest.mark.parametrize("bad", UNSTORABLE, ids=["nul", "lone-surrogate"])
 def test_a_result_whose_text_holds_nul_is_stored_and_scored(
-    client, job, worker_token, client_a
+    client, job, worker_token, client_a, bad
 ) -> None:
     """A student's kernel can raise an exception whose message holds a NUL (or print one into the
     compiler's log); jsonb refuses NUL, so the result was a 500 and never stored. The NUL is shown
-    as U+FFFD."""
+    as U+FFFD, and so is a lone surrogate."""
     doc = load_doc("wrong_answer")
-    doc["message"] = "ValueError: a\x00b"
-    doc["tests"][0]["message"] = "out: \x00"
+    doc["message"] = f"ValueError: a{bad}b"
+    doc["tests"][0]["message"] = f"out: {bad}"
+    doc["tests"][1]["name"] = f"case {bad}"
     response = post_result(client, worker_token, job["job_token"], doc)
     assert response.status_code == 201, response.content
     sub = Submission.objects.get(pk=job["submission_id"])
@@ -217,17 +224,19 @@ def test_a_result_whose_text_holds_nul_is_stored_and_scored(
     assert (
         stored["message"] == "ValueError: a\ufffdb"
         and stored["tests"][0]["message"] == "out: \ufffd"
+        and stored["tests"][1]["name"] == "case \ufffd"
     )
     page = client_a.get(f"/lab/submissions/{sub.pk}/")
     assert page.status_code == 200 and "a\ufffdb" in page.content.decode()
 
 
-def test_a_heartbeat_whose_info_holds_nul_is_stored(client, worker_token) -> None:
+@pytest.mark.parametrize("bad", UNSTORABLE, ids=["nul", "lone-surrogate"])
+def test_a_heartbeat_whose_info_holds_nul_is_stored(client, worker_token, bad) -> None:
     from gradinglab.models import WorkerNode
 
     response = client.post(
         "/api/v1/workers/heartbeat",
-        data=json.dumps({"info": {"device": "GPU\x00 0"}}),
+        data=json.dumps({"info": {"device": f"GPU{bad} 0"}}),
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Worker {worker_token}",
     )
