@@ -17,6 +17,7 @@ from accounts.roles import STUDENT
 from gradebook import calc, reasons
 from gradebook.models import Grade, GradeItem, category_name
 from gradebook.templatetags.gradebook_tags import auto_points, status_label
+from pdcsite.csvcells import plain
 from pdcsite.errors import LineErrors
 from pdcsite.moments import local_text
 from pdcsite.uploads import csv_dict_reader
@@ -123,18 +124,13 @@ def _text(rows: Iterable[list]) -> str:
     return out.getvalue()
 
 
-def _plain(text: str) -> str:
-    """Free text that a spreadsheet would run as a formula (=, +, -, @) gets a leading quote."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
-
-
 def _profile_cells(student: AbstractBaseUser) -> list[str]:
     profile = getattr(student, "profile", None)
     return [
         profile.student_id if profile else "",
         student.username,
-        _plain((profile.display_name if profile else "") or student.get_full_name()),
-        _plain(profile.section if profile else ""),
+        plain((profile.display_name if profile else "") or student.get_full_name()),
+        plain(profile.section if profile else ""),
     ]
 
 
@@ -155,7 +151,7 @@ def item_export(item: GradeItem, results, grades: dict[int, Grade]) -> str:
                 res.penalty_percent if res.status == calc.GRADED else "",
                 res.counted,
                 grade.override_points if grade else None,
-                _plain(reasons.shown(grade.override_reason)) if grade else "",
+                plain(reasons.shown(grade.override_reason)) if grade else "",
                 calc.curve_text(item.curve, res),
             ]
         )
@@ -181,7 +177,7 @@ def gradebook_export(grid: dict) -> str:
     header += _unique(
         # Named as the page names them, in the reader's language (an English TA read Chinese
         # titles and 测验 % beside English ones on the page).
-        [_plain(str(item)) for item in items]
+        [plain(str(item)) for item in items]
         + [f"{category_name(key, course.category_title(key))} %" for key in cat_keys]
         + [_("总评百分比（仅计已评分的项）"), _("预计总评百分比（未评的项按 0 分）")]
     )
@@ -217,15 +213,15 @@ def mine_export(view: dict) -> str:
         rows.append(
             [
                 row.item.key,
-                _plain(str(row.item)),
-                _plain(category_name(row.item.category, row.category_title)),
+                plain(str(row.item)),
+                plain(category_name(row.item.category, row.category_title)),
                 local_text(row.due_at),
                 row.item.max_points,
                 status_label(row.status),
                 res.raw if res else "",
                 res.penalty_percent if res else "",
                 res.counted if res else "",
-                _plain(_student_note(row)),
+                plain(_student_note(row)),
             ]
         )
     total = [_("总评百分比（仅计已评分的项）"), *[""] * (len(header) - 2)]

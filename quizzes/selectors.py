@@ -17,6 +17,7 @@ from gradebook.models import GradeItem
 from gradebook.selectors import late_rules
 from gradebook.templatetags.gradebook_tags import pts
 from lectures.selectors import SectionLink, section_links
+from pdcsite.csvcells import plain
 from pdcsite.moments import local_text
 from quizzes import clock
 from quizzes.generators import UNIT_EN, variant_seed
@@ -446,8 +447,8 @@ def attempts_csv_rows(quiz: Quiz) -> list[list[str]]:
                 cells.append(_s(points.get(pk) or Decimal(0)))  # unanswered: 0 points
         rows.append(
             [
-                a.student.username,
-                a.student.get_full_name(),
+                a.student.username,  # [\w.@+-] only, and kept as typed: the key of a row
+                plain(a.student.get_full_name()),
                 str(a.number),
                 a.get_state_display(),
                 local_text(a.started_at, seconds=True),
