@@ -210,8 +210,14 @@ class _Table(tables.TableProcessor):
         if len(head) < 2:
             return False
         header0 = head[0].strip(" ")
-        one_column = len(self._split_row(header0)) == 1
-        if one_column and (header0.startswith("|") or self.RE_END_BORDER.search(header0)):
+        # The border first, as the stock test sets it: _split_row reads it, and a value left by
+        # the previous block split "|a" in two (a review found such tables drawn differently).
+        self.border = tables.PIPE_NONE
+        if header0.startswith("|"):
+            self.border |= tables.PIPE_LEFT
+        if self.RE_END_BORDER.search(header0) is not None:
+            self.border |= tables.PIPE_RIGHT
+        if len(self._split_row(header0)) == 1 and self.border:
             return super().test(parent, block)
         return super().test(parent, "\n".join(head[:2]))
 
