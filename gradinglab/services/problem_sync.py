@@ -92,6 +92,7 @@ def problems_sync() -> dict[str, Any]:
     from gradinglab.models import Problem as ProblemRow
     from gradinglab.runner import ProblemInvalid, load_problem
     from gradinglab.runner.problems import problems_dir
+    from lectures.rendering import RenderError
 
     counts: dict[str, Any] = {
         "created": 0,
@@ -111,9 +112,13 @@ def problems_sync() -> dict[str, Any]:
         except ProblemInvalid as exc:
             errors.append(f"{slug}: {exc}")
             continue
+        try:
+            fields = _problem_fields(problem)
+        except RenderError as exc:  # one bad statement never stops the other packages
+            errors.append(f"{slug}: statement: {exc.at_line()}")
+            continue
         digest = _package_hash(problem.path)
         row = ProblemRow.objects.filter(slug=problem.slug).first()
-        fields = _problem_fields(problem)
         if row is not None and row.content_sha256 == digest and row.active:
             counts["unchanged"] += 1
             counts["rerendered"] += _refresh_statements(row, fields)
