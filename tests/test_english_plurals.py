@@ -43,6 +43,12 @@ NEVER_ONE = {
     "全部 {n} 个测试通过（CPU 路径：只检查正确性）": "gradinglab.runner.problems.MIN_TESTS, 2",
     "已读 %(read)s / %(total)s 节（%(pct)s%%）": "the course's section count",
     "还有 %%(n)s 道题没有作答。": "attempt.js uses it for 2 or more; one has data-unanswered-one",
+    "请写明需要复核什么、为什么：至少 %(limit_value)d 个字符（现在 %(show_value)d 个）。": (
+        "gradebook.forms.REGRADE_MESSAGE_MIN, 5"
+    ),
+    "文本有 %(size)d 个字符，单次渲染最多 %(limit)d 个字符；请缩短或拆分。": (
+        "said only past lectures.rendering.MAX_SOURCE_CHARS, 30000"
+    ),
     "没有提交 %(name)s：%(backend)s 后端只接受 %(suffix)s 文件；编辑器中的代码已保留。": (
         "not a count: the suffix is a file type (.py, .cu)"
     ),
