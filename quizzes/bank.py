@@ -253,7 +253,7 @@ def _parse_question(
         "truefalse": _parse_truefalse,
         "numeric": _parse_numeric,
         "param": _parse_param,
-    }.get(qtype)
+    }.get(qtype if qtype in QUESTION_TYPES else "")  # a list there (type: [x]) is unhashable
     typed = parser(problems, qtype, raw, stem) if parser else {}
     extra = _parse_tag_and_english(problems, raw, typed, require_tag)
     problems.raise_any()
@@ -351,7 +351,9 @@ def _fits(problems: _Problems, number: Decimal, column: str, key: str) -> None:
     limit = Decimal(10) ** (stored.max_digits - stored.decimal_places)
     step = Decimal(10) ** -stored.decimal_places
     names = {"what": stored.verbose_name, "limit": limit, "step": f"{step:f}"}
-    if abs(number) >= limit:
+    # copy_abs, not abs(): abs() rounds in the decimal context, and an exponent past its bounds
+    # ("1e99999999999999" typed on the staff form) raised decimal.Overflow: a server error.
+    if number.copy_abs() >= limit:
         problems.add(_("%(what)s的绝对值必须小于 %(limit)s") % names, key=key)
     elif number.quantize(step) != number:
         problems.add(_("%(what)s最多精确到 %(step)s") % names, key=key)
