@@ -23,3 +23,15 @@ def storable(value: Any) -> Any:
     if isinstance(value, list):
         return [storable(v) for v in value]
     return value
+
+
+def has_unstorable(value: Any) -> bool:
+    """Whether ``value`` (shaped as for ``storable``) holds a NUL or lone surrogate anywhere: for
+    text an author writes, which is refused with a word rather than changed."""
+    if isinstance(value, str):
+        return _UNSTORABLE.search(value) is not None
+    if isinstance(value, dict):
+        return any(has_unstorable(k) or has_unstorable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_unstorable(v) for v in value)
+    return False

@@ -21,8 +21,9 @@ import yaml
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from pdcsite.storable import has_unstorable
 from quizzes.generators import GENERATORS, generate
-from quizzes.models import Question
+from quizzes.models import LECTURE_MAX, Question
 
 QUESTION_TYPES = ("single", "multiple", "truefalse", "numeric", "param")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -168,15 +169,14 @@ def notes_anchors(notes_path: Path) -> set[str]:
 def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
     """Parse and validate one bank file. ``anchors=None`` skips the anchor check."""
     name = path.name
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise BankError(name, None, _("不是有效的 YAML：%(error)s") % {"error": exc}) from exc
+    data = _read_yaml(path)
     if not isinstance(data, dict):
         raise BankError(name, None, _("顶层必须是含 lecture、title、questions 的映射"))
     lecture = data.get("lecture")
     if type(lecture) is not int or lecture < 1:  # YAML reads an unquoted yes as True, an int
         raise BankError(name, None, _("lecture 必须是正整数"))
+    if lecture > LECTURE_MAX:  # as on the staff forms; past 32767 the import was a database error
+        raise BankError(name, None, _("lecture 不能大于 %(max)d") % {"max": LECTURE_MAX})
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise BankError(name, None, _NON_EMPTY % {"key": "title"})
@@ -201,6 +201,27 @@ def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
     if errors:
         raise BankErrors(errors)
     return bank
+
+
+def _read_yaml(path: Path) -> object:
+    """The file's YAML (safe_load: no tag makes an object), or BankError. Each of these stopped
+    import_quizzes with a traceback, or (a NUL or lone surrogate, which YAML's "\\0" and
+    "\\udcff" escapes write) with PostgreSQL's error at the import."""
+    name = path.name
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BankError(name, None, _("文件不是 UTF-8 编码；请以 UTF-8 另存后再导入")) from exc
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise BankError(name, None, _("不是有效的 YAML：%(error)s") % {"error": exc}) from exc
+    except RecursionError as exc:  # thousands of nested [ or {: the parser's stack ran out
+        raise BankError(name, None, _("YAML 嵌套过深")) from exc
+    if has_unstorable(data):
+        message = _("文件含有空字符（NUL）或不成对的代理字符（UTF-16 surrogate），无法保存")
+        raise BankError(name, None, message)
+    return data
 
 
 def load_bank_dir(directory: Path, anchors: set[str] | None) -> list[BankFile]:

@@ -40,15 +40,23 @@ def test_a_key_yaml_reads_as_true_is_said(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.django_db
-def test_import_quizzes_names_the_question_of_a_yes_key(tmp_path: Path) -> None:
+def import_refused(tmp_path: Path, questions: str) -> str:
+    """What import_quizzes says of a folder holding one bank file of ``questions``."""
     (tmp_path / "notes.txt").write_text("1.17 两条定律\n", encoding="utf-8")
     folder = tmp_path / "bank"
     folder.mkdir()
-    _write(folder, GOOD.replace("    tag: recall\n", "    tag: recall\n    on: true\n"))
+    _write(folder, questions)
     with pytest.raises(CommandError) as refused:
         call_command("import_quizzes", str(folder), notes=tmp_path / "notes.txt")
-    assert f"lec.yaml: question t-tf: {NOT_TEXT.format(keys='True')}" in str(refused.value)
+    return str(refused.value)
+
+
+@pytest.mark.django_db
+def test_import_quizzes_names_the_question_of_a_yes_key(tmp_path: Path) -> None:
+    said = import_refused(
+        tmp_path, GOOD.replace("    tag: recall\n", "    tag: recall\n    on: true\n")
+    )
+    assert f"lec.yaml: question t-tf: {NOT_TEXT.format(keys='True')}" in said
 
 
 BRACE = "'{key}' has a {{ or }} that is not part of a placeholder; to show a brace itself, write "
