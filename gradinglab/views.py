@@ -186,7 +186,9 @@ def _uploaded_source(request: HttpRequest, backend: str) -> str | None:
             % {"n": MAX_SOURCE_BYTES // 1024}
         )
     try:
-        return upload.read().decode("utf-8")
+        # utf-8-sig: Windows editors (Notepad) save UTF-8 with a byte-order mark; kept, it reached
+        # the pre-check as a U+FEFF before the first line, which Python refuses as a syntax error.
+        return upload.read().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise submissions.SubmissionError(
             gettext("上传的文件不是 UTF-8 文本，没有提交；编辑器中的代码已保留。")

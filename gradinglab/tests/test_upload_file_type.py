@@ -71,3 +71,22 @@ def test_a_file_of_the_chosen_kind_is_submitted(
 def test_the_upload_field_accepts_the_same_kinds(client_a) -> None:
     make_assignment()
     assert 'accept=".py,.cu"' in client_a.get(URL).content.decode()
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_submitted_without_it(
+    client_a, django_capture_on_commit_callbacks
+) -> None:
+    """Notepad's "UTF-8" has a BOM: the pre-check refused the file as a syntax error."""
+    make_assignment()
+    purge()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_a.post(
+            URL + "submit/",
+            {
+                "backend": "triton",
+                "file": SimpleUploadedFile("k.py", "\ufeff".encode() + correct_source().encode()),
+            },
+        )
+    assert response.status_code == 302, _error(response)
+    assert Submission.objects.get().source == correct_source()
+    purge()
