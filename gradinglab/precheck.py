@@ -456,6 +456,20 @@ def check_kernelguard(source: str) -> list[Finding]:
     return []
 
 
+# KernelGuard's time grows with the square of a line's length: one comment line of 40 000
+# characters took 44 s, a 256 KiB one half an hour, holding the web worker (the submit page hung).
+# No kernel's line comes near this; such a line is refused before KernelGuard reads it.
+MAX_LINE_CHARS = 2000
+
+
+def _long_line(source: str) -> list[Finding]:
+    for number, line in enumerate(source.splitlines(), start=1):
+        if len(line) > MAX_LINE_CHARS:
+            what = _("这一行超过 %(max)d 个字符；请拆成几行再提交") % {"max": MAX_LINE_CHARS}
+            return [Finding("long_line", number, what)]
+    return []
+
+
 # --- entry point -----------------------------------------------------------------------------
 
 
@@ -465,10 +479,10 @@ def check(source: str, backend: str, policy: dict[str, str]) -> Verdict:
         findings = check_triton(source) if backend == "triton" else check_cuda(source)
     except RecursionError as exc:  # a pathological nesting depth: refuse, do not crash
         raise CheckerFailed("the source is nested too deeply to check") from exc
-    findings += check_kernelguard(source)
+    findings += _long_line(source) or check_kernelguard(source)
     refused, flagged = [], []
     for finding in findings:
-        if finding.rule in ("no_kernel", "syntax"):
+        if finding.rule in ("no_kernel", "syntax", "long_line"):
             refused.append(finding)
         elif finding.rule == "kernelguard-suspicious":
             flagged.append(finding)
