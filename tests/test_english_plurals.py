@@ -49,6 +49,7 @@ NEVER_ONE = {
     "文本有 %(size)d 个字符，单次渲染最多 %(limit)d 个字符；请缩短或拆分。": (
         "said only past lectures.rendering.MAX_SOURCE_CHARS, 30000"
     ),
+    "这一行超过 %(max)d 个字符；请拆成几行再提交": "gradinglab.precheck.MAX_LINE_CHARS, 2000",
     "没有提交 %(name)s：%(backend)s 后端只接受 %(suffix)s 文件；编辑器中的代码已保留。": (
         "not a count: the suffix is a file type (.py, .cu)"
     ),
