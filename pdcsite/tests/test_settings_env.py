@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -86,30 +87,78 @@ BAD_VALUES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "value"), BAD_VALUES)
-def test_bad_value_names_the_variable(name: str, value: str) -> None:
+PRODUCTION_UNSAFE = [("SECRET_KEY", "short"), ("DEBUG", "true"), ("ALLOWED_HOSTS", None)]
+
+# One interpreter loads the settings once per case: each case starts from the clean environment
+# plus its own variables and imports every project module afresh (settings are read at import, and
+# gradinglab.worker.config reads its own), so no case sees another's values. One process for all
+# 34 cases instead of one each (the file then took 13 s of CPU, not 25).
+LOAD_EACH = """
+import importlib, json, os, sys
+clean = dict(os.environ)
+results = []
+for env in json.loads(sys.argv[1]):
+    os.environ.clear(); os.environ.update(clean); os.environ.update(env)
+    for name in [m for m in sys.modules if m.split(".")[0] in ("pdcsite", "gradinglab")]:
+        del sys.modules[name]
+    try:
+        importlib.import_module("pdcsite.settings")
+        results.append("OK")
+    except Exception as e:
+        results.append(f"{type(e).__name__}: {e}")
+print(json.dumps(results))
+"""
+
+
+def _bad_env(name: str, value: str) -> dict[str, str]:
     env = {name: value}
     if name == "CELERY_VISIBILITY_TIMEOUT":
         env["CELERY_BROKER_URL"] = "redis://127.0.0.1:6379/0"  # the option is read for Redis only
-    result = _load_settings(env)
-    assert result.returncode != 0, result.stdout
-    assert "ImproperlyConfigured" in result.stderr
-    assert name in result.stderr.splitlines()[-1], result.stderr[-500:]
+    return env
 
 
-@pytest.mark.parametrize(
-    ("name", "value"),
-    [("SECRET_KEY", "short"), ("DEBUG", "true"), ("ALLOWED_HOSTS", None)],
-)
-def test_production_refuses_unsafe_values(name: str, value: str | None) -> None:
+def _unsafe_env(name: str, value: str | None) -> dict[str, str]:
     env = dict(PROD_OK)
     if value is None:
         env.pop(name)
     else:
         env[name] = value
-    result = _load_settings(env)
-    assert result.returncode != 0
-    assert name in result.stderr.splitlines()[-1]
+    return env
+
+
+@pytest.fixture(scope="module")
+def load_errors() -> dict[tuple[str, str, str | None], str]:
+    """(kind, name, value) -> "OK" or the error the settings raised, for every case below."""
+    cases = [("bad", n, v) for n, v in BAD_VALUES]
+    cases += [("unsafe", n, v) for n, v in PRODUCTION_UNSAFE]
+    envs = [_bad_env(n, v) if k == "bad" else _unsafe_env(n, v) for k, n, v in cases]
+    result = _run(["-c", LOAD_EACH, json.dumps(envs)], {})
+    assert result.returncode == 0, result.stderr[-2000:]
+    return dict(zip(cases, json.loads(result.stdout), strict=True))
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_VALUES)
+def test_bad_value_names_the_variable(load_errors, name: str, value: str) -> None:
+    error = load_errors[("bad", name, value)]
+    assert error.startswith("ImproperlyConfigured: "), error
+    assert name in error, error
+
+
+@pytest.mark.parametrize(("name", "value"), PRODUCTION_UNSAFE)
+def test_production_refuses_unsafe_values(load_errors, name: str, value: str | None) -> None:
+    error = load_errors[("unsafe", name, value)]
+    assert error.startswith("ImproperlyConfigured: "), error
+    assert name in error, error
+
+
+def test_one_interpreter_loads_each_case_afresh() -> None:
+    """The cases share a process: a good environment after bad ones must still load, and the
+    production case must not pass on values left over from an earlier case."""
+    result = _run(
+        ["-c", LOAD_EACH, json.dumps([{"DEBUG": "maybe"}, {}, PROD_OK, {"DEBUG": "x"}])], {}
+    )
+    assert json.loads(result.stdout)[1:3] == ["OK", "OK"], result.stdout + result.stderr[-1000:]
+    assert json.loads(result.stdout)[3].startswith("ImproperlyConfigured"), result.stdout
 
 
 def test_embedded_broker_connects_without_a_warning() -> None:
