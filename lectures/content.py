@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from lectures.plaintext import plain_text  # noqa: F401  (re-exported: the import service uses it)
-from lectures.rendering import RenderError, render_markdown
+from lectures.rendering import RenderError, check_markdown
 
 HEADING_RE = re.compile(r"^(?P<hashes>#{1,6}) (?P<text>.+?)\s*$")
 NUMBERED_RE = re.compile(
@@ -160,7 +160,7 @@ def _key_line(lines: list[str], key: str, end: int, *, nested: bool = False) -> 
 
 def _check_renders(path: Path, md: str, first_line: int) -> None:
     try:
-        render_markdown(md)
+        check_markdown(md)
     except RenderError as exc:
         raise ContentError(path, first_line + exc.line - 1, str(exc)) from exc
 

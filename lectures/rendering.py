@@ -298,18 +298,33 @@ def clean(body: str) -> str:
     )
 
 
-def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: str = "") -> Rendered:
-    """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL. ``ids`` starts the
-    id of every heading in ``text``: pieces rendered apart and shown on one page (a lecture's
-    sections) would otherwise repeat ids such as ``_1``, which every Chinese heading became."""
+def _prepared(text: str) -> tuple[str, _Stash, int]:
+    """The stages that can refuse a text (RenderError): its length, its code fences, its figure
+    names. Returns the text with code and figures cut out, their stash and the count of code
+    blocks."""
     if len(text) > MAX_SOURCE_CHARS:
         # The line is where the text passes the limit: what to cut starts there.
         line = text.count("\n", 0, MAX_SOURCE_CHARS) + 1
         raise RenderError(_TOO_LONG % {"limit": MAX_SOURCE_CHARS, "size": len(text)}, line)
-    code, math = _Stash("C"), _Stash("M")
-    fallbacks: list[str] = []
+    code = _Stash("C")
     text, count = _cut_code(text, code)
-    text = _cut_figures(text, code)
+    return _cut_figures(text, code), code, count
+
+
+def check_markdown(text: str) -> None:
+    """Raise the RenderError that render_markdown would raise for ``text``, without rendering it.
+    The import checks every piece of the notes before it writes any, then renders each once to
+    store it: the check no longer costs a second render (a third of the import's CPU)."""
+    _prepared(text)
+
+
+def render_markdown(text: str, link: Callable[[str], str] | None = None, ids: str = "") -> Rendered:
+    """Render lecture Markdown; ``link`` maps a ``sec:N.M`` target to a URL. ``ids`` starts the
+    id of every heading in ``text``: pieces rendered apart and shown on one page (a lecture's
+    sections) would otherwise repeat ids such as ``_1``, which every Chinese heading became."""
+    text, code, count = _prepared(text)
+    math = _Stash("M")
+    fallbacks: list[str] = []
     text = _cut_math(text, math, fallbacks)
     headings = LinearTocExtension(slugify=lambda value, sep: ids + slugify_unicode(value, sep))
     md = markdown.Markdown(extensions=[*MD_EXTENSIONS, headings], output_format="html")
