@@ -29,6 +29,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
+POLL_S = 0.25  # s between looks at the port, the log, the heartbeat: each look is a millisecond
 
 
 def _port() -> int:
@@ -50,7 +51,7 @@ def _heartbeat_seen(db: Path, deadline: float) -> bool:
             ).fetchone()
         if row and row[0]:
             return True
-        time.sleep(1)
+        time.sleep(POLL_S)
     return False
 
 
@@ -62,7 +63,7 @@ def _wait_for(url: str, deadline: float, proc: subprocess.Popen, log: Path) -> s
             with urllib.request.urlopen(url, timeout=5) as response:
                 return response.read().decode()
         except OSError:
-            time.sleep(1)
+            time.sleep(POLL_S)
     raise AssertionError(f"{url} did not answer in time")
 
 
@@ -75,7 +76,7 @@ def _ping_until(env: dict[str, str], log: Path, deadline: float) -> str:
     until it answers.
     """
     while time.monotonic() < deadline and not re.search(r"@\S+ ready\.", log.read_text()):
-        time.sleep(1)
+        time.sleep(POLL_S)
     reply = ""
     while time.monotonic() < deadline:
         ping = subprocess.run(
