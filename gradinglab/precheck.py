@@ -35,6 +35,8 @@ import yaml
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from gradinglab.runner.yamlkeys import load_unique
+
 ACTIONS = ("refuse", "flag", "allow")
 RULES = (
     "torch_compute",
@@ -84,7 +86,8 @@ class Verdict:
 
 @functools.lru_cache(maxsize=64)
 def _policy_cached(path: str, mtime: float) -> dict[str, str]:
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    # A rule written twice is refused (DuplicateKeyError, a YAMLError), as load_problem does.
+    data = load_unique(Path(path).read_text(encoding="utf-8")) or {}
     raw = data.get("precheck") or {}
     if not isinstance(raw, dict):
         raise CheckerFailed(f"precheck in {path} must be a mapping")

@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from gradinglab import precheck
+from gradinglab.runner.yamlkeys import DuplicateKeyError, load_unique
 
 PARALLEL_JOBS = 2  # the CI machine has 2 cores
 SUFFIX_BACKEND = {".py": "triton", ".cu": "cuda"}
@@ -79,7 +80,10 @@ class PackageInvalid(ValueError):
 def _load_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise PackageInvalid(f"{path.name} is missing")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:  # an exploit listed twice was checked once, against its second expectation only
+        data = load_unique(path.read_text(encoding="utf-8")) or {}
+    except DuplicateKeyError as exc:
+        raise PackageInvalid(f"{path.name}: {exc}") from exc
     if not isinstance(data, dict):
         raise PackageInvalid(f"{path.name} is not a mapping")
     return data

@@ -21,6 +21,7 @@ import yaml
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from gradinglab.runner.yamlkeys import DuplicateKeyError, load_unique
 from pdcsite.storable import has_unstorable
 from quizzes.generators import GENERATORS, generate
 from quizzes.models import LECTURE_MAX, Question
@@ -204,16 +205,24 @@ def load_bank_file(path: Path, anchors: set[str] | None) -> BankFile:
 
 
 def _read_yaml(path: Path) -> object:
-    """The file's YAML (safe_load: no tag makes an object), or BankError. Each of these stopped
+    """The file's YAML (safe loading: no tag makes an object), or BankError. Each of these stopped
     import_quizzes with a traceback, or (a NUL or lone surrogate, which YAML's "\\0" and
-    "\\udcff" escapes write) with PostgreSQL's error at the import."""
+    "\\udcff" escapes write) with PostgreSQL's error at the import. A key written twice in one
+    mapping (`answer:` twice) is an error at each repeat: YAML kept the last value silently."""
     name = path.name
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BankError(name, None, _("文件不是 UTF-8 编码；请以 UTF-8 另存后再导入")) from exc
     try:
-        data = yaml.safe_load(text)
+        data = load_unique(text)
+    except DuplicateKeyError as exc:
+        message = _("第 %(line)d 行：键“%(key)s”重复（第 %(first)d 行已有），只能写一次")
+        repeats = [
+            BankError(name, None, message % {"line": d.line, "key": d.key, "first": d.first_line})
+            for d in exc.duplicates
+        ]
+        raise BankErrors(repeats) from exc
     except yaml.YAMLError as exc:
         raise BankError(name, None, _("不是有效的 YAML：%(error)s") % {"error": exc}) from exc
     except RecursionError as exc:  # thousands of nested [ or {: the parser's stack ran out

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from .yamlkeys import load_unique
+
 PROBLEMS_DIR = Path(__file__).resolve().parent.parent / "problems"
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 BACKENDS = ("triton", "cuda")
@@ -120,8 +122,18 @@ def load_problem(slug: str) -> Problem:
         raise ProblemNotFound(f"no problem named {slug!r}")
     key = (str(yaml_path), yaml_path.stat().st_mtime)
     if key not in _CACHE:
-        _CACHE[key] = _parse(slug, path, yaml.safe_load(yaml_path.read_text(encoding="utf-8")))
+        _CACHE[key] = _parse(slug, path, _read_yaml(slug, yaml_path))
     return _CACHE[key]
+
+
+def _read_yaml(slug: str, path: Path) -> Any:
+    """problem.yaml's document, or ProblemInvalid: the sync reports that package and goes on to
+    the next (a YAML error stopped the whole sync). A key written twice is refused with its line:
+    YAML kept the last value silently (a second `tests:` dropped the first list of cases)."""
+    try:
+        return load_unique(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ProblemInvalid(f"{slug}: problem.yaml: {exc}") from exc
 
 
 def _cases(raw: Any, what: str) -> list[TestCase]:

@@ -109,8 +109,9 @@ def problems_sync() -> dict[str, Any]:
         seen.append(slug)
         try:
             problem = load_problem(slug)
-        except ProblemInvalid as exc:
-            errors.append(f"{slug}: {exc}")
+        except ProblemInvalid as exc:  # its words begin with the slug: said once, not twice
+            said = str(exc)
+            errors.append(said if said.startswith(f"{slug}: ") else f"{slug}: {said}")
             continue
         try:
             fields = _problem_fields(problem)
