@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -13,6 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.exceptions import NotFound
+from rest_framework.fields import ProhibitNullCharactersValidator
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,7 +32,6 @@ from gradinglab.api_schema import (
 )
 from gradinglab.auth import IsWorker, WorkerTokenAuthentication
 from gradinglab.models import Submission
-from gradinglab.runner.source import MAX_SOURCE_BYTES
 from gradinglab.scoring import point_split
 from gradinglab.services import results, submissions, workers
 
@@ -139,10 +140,23 @@ def worker_heartbeat(request: Request) -> Response:
 # --- students ---------------------------------------------------------------------------------
 
 
+class SourceField(serializers.CharField):
+    """The kernel as sent. Its size (in UTF-8 bytes), emptiness and NUL bytes are the submission
+    service's checks (gradinglab.runner.source), said in the web form's words: DRF's max_length
+    counted characters, not bytes, and said so in its own words; its blank refusal was another
+    wording, and its Chinese NUL refusal says "empty string"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+
 class SubmitIn(serializers.Serializer):
     problem = serializers.SlugField(max_length=80)
     backend = serializers.ChoiceField(choices=["triton", "cuda"])
-    source = serializers.CharField(max_length=MAX_SOURCE_BYTES, trim_whitespace=False)
+    source = SourceField()
     assignment = serializers.IntegerField(required=False)
 
 

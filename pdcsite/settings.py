@@ -232,7 +232,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["pdcsite.renderers.SafeJSONRenderer"],
     # JSON (deep nesting refused with a 400, pdcsite/parsers.py) and the browser forms DRF knows.
     "DEFAULT_PARSER_CLASSES": [
         "pdcsite.parsers.SafeJSONParser",
@@ -402,7 +402,7 @@ if PRODUCTION:
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
-    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["rest_framework.renderers.JSONRenderer"]
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["pdcsite.renderers.SafeJSONRenderer"]
 
 # --- Test profile -----------------------------------------------------------------------------
 if DJANGO_ENV == "test":
