@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from gradebook.models import ITEM_KEY, Category, GradeItem, RegradeRequest
+from gradebook.services import REGRADE_MESSAGE_MIN, REGRADE_MESSAGE_SHORT
 from gradebook.templatetags.gradebook_tags import category_label
 from pdcsite.formfields import column_decimal, plausible_moment
 from pdcsite.uploads import csv_text
@@ -120,23 +121,14 @@ class CurveForm(forms.Form):
         return form
 
 
-# Characters, after stripping: enough for what to look at and why ("第二题错了", "Q2: B"), not an
-# "x" or a "?" that only costs a TA a round trip to ask what is meant. Chinese says much in few
-# characters, so the bar is low.
-REGRADE_MESSAGE_MIN = 5
-
-
 class RegradeRequestForm(forms.Form):
+    # The service's rule (gradebook.services.regrade_request_create), said here at the box too.
     message = forms.CharField(
         label=_("请说明需要复核的内容"),
         min_length=REGRADE_MESSAGE_MIN,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 5}),
-        error_messages={
-            "min_length": _(
-                "请写明需要复核什么、为什么：至少 %(limit_value)d 个字符（现在 %(show_value)d 个）。"
-            )
-        },
+        error_messages={"min_length": REGRADE_MESSAGE_SHORT},
     )
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from gradebook import calc, selectors
 from gradebook.csvio import import_parse
@@ -580,6 +580,14 @@ def grade_item_curve_remove(
 # --- Regrade requests ----------------------------------------------------------------------------
 
 _MESSAGE_MAX = 4000  # characters; a regrade request is a paragraph, not an essay
+# Characters, after stripping: enough for what to look at and why ("第二题错了", "Q2: B"), not an
+# "x" or a "?" that only costs a TA a round trip to ask what is meant. Chinese says much in few
+# characters, so the bar is low. Here, not only on the form: every path that creates a request
+# goes through regrade_request_create (the form's field shows the same words at the box).
+REGRADE_MESSAGE_MIN = 5
+REGRADE_MESSAGE_SHORT = gettext_lazy(
+    "请写明需要复核什么、为什么：至少 %(limit_value)d 个字符（现在 %(show_value)d 个）。"
+)
 
 
 @transaction.atomic
@@ -589,6 +597,9 @@ def regrade_request_create(
     message, ref = (message or "").strip(), (ref or "").strip()
     if not message:
         raise GradeError(_("请填写需要复核的内容。"))
+    if len(message) < REGRADE_MESSAGE_MIN:
+        sizes = {"limit_value": REGRADE_MESSAGE_MIN, "show_value": len(message)}
+        raise GradeError(REGRADE_MESSAGE_SHORT % sizes)
     if len(message) > _MESSAGE_MAX:
         raise GradeError(_("说明超过了 %(max)s 个字符。") % {"max": _MESSAGE_MAX})
     if not ref_well_formed(ref):

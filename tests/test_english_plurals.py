@@ -44,7 +44,7 @@ NEVER_ONE = {
     "已读 %(read)s / %(total)s 节（%(pct)s%%）": "the course's section count",
     "还有 %%(n)s 道题没有作答。": "attempt.js uses it for 2 or more; one has data-unanswered-one",
     "请写明需要复核什么、为什么：至少 %(limit_value)d 个字符（现在 %(show_value)d 个）。": (
-        "gradebook.forms.REGRADE_MESSAGE_MIN, 5"
+        "gradebook.services.REGRADE_MESSAGE_MIN, 5"
     ),
     "文本有 %(size)d 个字符，单次渲染最多 %(limit)d 个字符；请缩短或拆分。": (
         "said only past lectures.rendering.MAX_SOURCE_CHARS, 30000"

@@ -106,7 +106,7 @@ def test_each_student_action_is_written_with_its_permission(
 @pytest.mark.django_db
 def test_answering_a_regrade_request_needs_its_permission(client_ta, student_a, make_item) -> None:
     item = make_item("exam:y", max_points=10)
-    request = regrade_request_create(student=student_a, item=item, message="请复核")
+    request = regrade_request_create(student=student_a, item=item, message="请复核第二题")
     _revoke("ta", "gradebook.resolve_regraderequest")
     response = client_ta.post(
         f"/grades/regrades/{request.pk}/", {"decision": "decline", "response": "不改"}
