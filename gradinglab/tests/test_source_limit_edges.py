@@ -50,9 +50,11 @@ def _form(client, source: str):
 
 
 def _editor(page: str) -> str:
+    """The editor's text as a browser reads it: HTML drops one newline right after <textarea>."""
     start = page.index('id="source"')
     start = page.index(">", start) + 1
-    return html.unescape(page[start : page.index("</textarea>", start)])
+    text = html.unescape(page[start : page.index("</textarea>", start)])
+    return text.removeprefix("\n")
 
 
 def _said(page: str) -> str:
@@ -82,6 +84,14 @@ def test_one_byte_over_is_refused_alike_and_the_editor_keeps_the_code(client_a, 
     assert _editor(page) == source
     assert source_problem(source) == SourceProblem.TOO_LARGE  # the worker refuses it too
     assert not Submission.objects.exists()
+
+
+def test_code_that_begins_with_a_blank_line_is_kept_whole_in_the_editor(client_a) -> None:
+    make_assignment()
+    source = "\n" + sized(MAX_SOURCE_BYTES)
+    page = _form(client_a, source).content.decode()
+    assert _said(page).endswith(TOO_LARGE)
+    assert _editor(page) == source
 
 
 def test_a_browsers_crlf_counts_as_the_students_lf(client_a) -> None:
