@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from gradinglab.runner.yamlkeys import DuplicateKeyError, load_unique
 from lectures.plaintext import plain_text  # noqa: F401  (re-exported: the import service uses it)
 from lectures.rendering import RenderError, check_markdown
 
@@ -127,7 +128,14 @@ def split_front_matter(
     except StopIteration:
         raise ContentError(path, 1, "front matter opened with '---' is never closed") from None
     try:
-        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+        meta = load_unique("\n".join(lines[1:end])) or {}
+    except DuplicateKeyError as exc:
+        first = exc.duplicates[0]  # lines counted from the front matter's first line, file line 2
+        raise ContentError(
+            path,
+            first.line + 1,
+            f"front matter key '{first.key}' is written again (first on line {first.first_line + 1})",
+        ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1

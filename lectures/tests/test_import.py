@@ -132,6 +132,7 @@ def _break(path: Path, needle: str, replacement: str) -> int:
         ("## 3.5 ", "## 没有编号的小节", "must be a section"),
         ("title: ", "title: [未闭合", "not valid YAML"),
         ("number: ", "number: three", "needs 'number'"),
+        ("module: ", "title: 又一个标题", "key 'title' is written again (first on line 3)"),
     ],
 )
 def test_malformed_file_names_file_and_line_and_imports_nothing_of_it(
