@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -61,7 +62,8 @@ class Profile(models.Model):
         """The rules on a nickname beyond its column and the unique constraint: here so that the
         profile page (services.profile_pseudonym_set) and the admin's form both apply them."""
         super().clean()
-        name = self.pseudonym.strip()
+        # NFKC, as usernames are kept: a full-width copy of a username passes for it just as well.
+        name = unicodedata.normalize("NFKC", self.pseudonym).strip()
         if not name:
             return
         # Another account's username on the leaderboard passes for that person (student IDs are

@@ -414,14 +414,18 @@ def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
     are student IDs, so unlimited tries would let one walk a list of IDs."""
     from django.utils.translation import gettext
 
-    pseudonym = " ".join((pseudonym or "").split())
+    # NFKC, the form Django keeps usernames in: "ｓｔｕｄｅｎｔ＿ａ" (full-width, as a Chinese input
+    # method types it) is "student_a", and Profile.clean and the unique constraint compare it so.
+    pseudonym = " ".join(unicodedata.normalize("NFKC", pseudonym or "").split())
     # Clearing tells nothing about names, and leaving the leaderboard must always work.
     if pseudonym and throttle_hit(f"pseudonym:{user.pk}", window_s=3600) > (  # s: one hour
         settings.PDC_PSEUDONYM_ATTEMPTS_PER_HOUR
     ):
         raise ProfileThrottled(gettext("修改昵称的次数过多，请一小时后再试。"))
-    if any(unicodedata.category(ch) == "Cc" for ch in pseudonym):
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in pseudonym):
         # A NUL would reach PostgreSQL (which refuses it: a 500); none belongs on a leaderboard.
+        # Nor do invisible format characters (Cf: zero-width space, word joiner, bidi overrides):
+        # "student_a" with one in it shows as another student's username on the leaderboard.
         raise ProfileError(gettext("昵称不能含控制字符。"))
     if len(pseudonym) > PSEUDONYM_MAX:
         raise ProfileError(gettext("昵称最多 %(n)d 个字符。") % {"n": PSEUDONYM_MAX})
