@@ -1,6 +1,8 @@
 """Every staff page refuses a signed-in student with 403, GET and POST alike, found from the URLconf
 (a route with a "staff/" segment, and the staff pages that have none) rather than listed, so a
-staff page added later is checked from the start.
+staff page added later is checked from the start. And no staff page takes a POST without the
+CSRF token, an instructor's included: a page elsewhere cannot post a staff action through a
+staff member's browser (a csrf_exempt on one view would let it).
 
 Each app tests some of its own staff pages against students; the ones nobody asked were these:
 the question bank, its YAML export (every right answer and explanation of a lecture's questions),
@@ -108,3 +110,16 @@ def test_every_staff_page_refuses_a_student(world, client_a, client_instructor) 
     assert refused == {}, "a student was not refused (GET, POST)"
     assert live == {}, "an instructor could not reach these: the test's rows are wrong"
     assert Client().get(_url(staff_routes()[0], world)).status_code == 302  # anonymous: log in
+
+
+@pytest.mark.django_db
+def test_no_staff_page_takes_a_post_without_the_csrf_token(world, instructor) -> None:
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(instructor)
+    taken = {}
+    for route in staff_routes():
+        url = _url(route, world)
+        code = forged.post(url, {"released": "1", "decision": "accept"}).status_code
+        if code not in (403, 405):
+            taken[url] = code
+    assert taken == {}, "posted without a CSRF token"
