@@ -20,6 +20,7 @@ from lectures.selectors import SectionLink, section_links
 from pdcsite.csvcells import plain
 from pdcsite.moments import local_text
 from quizzes import clock
+from quizzes.access import sees_all_answers
 from quizzes.generators import UNIT_EN, variant_seed
 from quizzes.grading import AnswerFormatError, numeric_fraction, parse_number
 from quizzes.models import Answer, Attempt, Choice, Question, Quiz
@@ -221,10 +222,16 @@ class QuizStatus:
     attempts_left: int | None
     can_start: bool
     reason: str
+    # The submitted attempts (pk) whose score the student may see now: the review's rule
+    # (review_flags' "points"; staff see every score, as in the review). The page showed every
+    # score while the review and the quiz list said "截止后公布".
+    scored: set[int] = field(default_factory=set)
 
 
 def quiz_status(quiz: Quiz, student) -> QuizStatus:
     attempts = list(Attempt.objects.filter(quiz=quiz, student=student).order_by("number"))
+    every = sees_all_answers(student)
+    scored = {a.pk for a in attempts if not a.is_open and (every or review_flags(a)["points"])}
     open_attempt = next((a for a in attempts if a.is_open), None)
     left = None if not quiz.max_attempts else max(0, quiz.max_attempts - len(attempts))
     now = clock.now()
@@ -244,6 +251,7 @@ def quiz_status(quiz: Quiz, student) -> QuizStatus:
         left,
         open_attempt is not None or not reason,
         reason,
+        scored,
     )
 
 
