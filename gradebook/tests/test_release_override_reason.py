@@ -1,9 +1,11 @@
-"""A staff override's reason on an unreleased item is nowhere for the student either.
+"""A staff override's reason on an unreleased item is nowhere for the student either, and the
+rule it rests on, `Grade.objects.visible_to(student)` = "own grades of released items"
+(gradebook.models.GradeQuerySet), holds by itself.
 
 The reason says what the score is ("第 3 题与他人雷同，改为 45 分"), so it is released with the
-score. 我的成绩 reads it from `Grade.objects.visible_to(student)`, whose rule for a student is "own
-grades of released items" (gradebook.models.GradeQuerySet): that filter alone keeps it off the
-page, and test_release's hidden exam had no override, so nothing failed without it.
+score. 我的成绩 reads it from `visible_to`, and its template and CSV also show it only beside a
+released result; with the released filter removed from the queryset no test failed (the pages'
+second guard held), so the rule is now tested where it is written as well as on the pages.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from decimal import Decimal
 
 import pytest
 
-from gradebook.models import GradeItem
+from gradebook.models import Grade, GradeItem
 from gradebook.services import grade_override
 
 REASON = "第 3 题与他人雷同，改为 45 分"
@@ -38,3 +40,14 @@ def test_an_unreleased_override_reason_is_not_shown(
 
     GradeItem.objects.filter(pk=hidden.pk).update(released=True)
     assert REASON in client_a.get("/grades/").content.decode()  # released: the reason comes along
+
+
+@pytest.mark.django_db
+def test_a_student_reads_only_released_grades(student_a, student_b, make_item, post) -> None:
+    hidden = make_item("exam:final", max_points=100, released=False)
+    shown = make_item("quiz:9", max_points=10)
+    for student in (student_a, student_b):
+        post(student, hidden, "50", source="import")
+        post(student, shown, "5", source="quiz")
+    mine = Grade.objects.visible_to(student_a)
+    assert set(mine.values_list("student", "item")) == {(student_a.pk, shown.pk)}
