@@ -45,3 +45,28 @@ def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, cli
 
     Quiz.objects.filter(pk=quiz.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     assert "10.00 / 10" in _attempts_table(client_a, quiz)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: the quiz's gradebook item is created released, so 我的成绩 shows the score the "
+    "quiz holds back until the close (a fix needs the gradebook to hold a quiz item's scores "
+    "until its close, or the item created hidden; see the session 55 audit report)",
+)
+@pytest.mark.django_db
+def test_the_gradebook_also_waits_for_the_close(student_a, client_a) -> None:
+    q = question_single("hide-2", correct="b")
+    quiz = quiz_with(
+        [q],
+        slug="hidden-grade",
+        max_attempts=3,
+        grade_max_points=Decimal("10"),
+        closes_at=timezone.now() + timedelta(hours=1),
+        review_points_after=False,
+    )
+    attempt = attempt_start(quiz=quiz, student=student_a)
+    answer_save(attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["b"]})
+    attempt_submit(attempt_id=attempt.pk)
+    grades = client_a.get("/grades/api/mine").json()
+    row = next(i for i in grades["items"] if i["key"] == quiz.gradebook_key)
+    assert row["points"] is None
