@@ -1,5 +1,5 @@
 """A score the quiz releases after the close (review_points_after off) is not on the quiz's own
-page before then.
+page, nor in the quiz list, before then.
 
 The review said "成绩将在测验截止后公布" and the quiz list hid the best score, but the quiz page's
 "我的作答" table showed each submitted attempt's score: with several attempts a student could
@@ -24,6 +24,11 @@ def _attempts_table(client, quiz: Quiz) -> str:
     return page.split('id="my-attempts"')[1].split("</table>")[0]
 
 
+def _list_row(client, quiz: Quiz) -> str:
+    page = client.get("/quizzes/").content.decode()
+    return page.split(f'href="/quizzes/{quiz.slug}/"')[1].split("</tr>")[0]
+
+
 @pytest.mark.django_db
 def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, client_ta) -> None:
     q = question_single("hide-1", correct="b")
@@ -42,9 +47,12 @@ def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, cli
 
     table = _attempts_table(client_a, quiz)
     assert "10.00" not in table and "截止后公布" in table
+    listed = _list_row(client_a, quiz)  # the quiz list's best score waits too (quiz_rows)
+    assert "10.00" not in listed and "截止后公布" in listed
 
     Quiz.objects.filter(pk=quiz.pk).update(closes_at=timezone.now() - timedelta(minutes=1))
     assert "10.00 / 10" in _attempts_table(client_a, quiz)
+    assert "10.00 / 10" in _list_row(client_a, quiz)
 
 
 @pytest.mark.xfail(
