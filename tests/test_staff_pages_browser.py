@@ -87,14 +87,20 @@ def test_staff_pages_fit_a_phone_and_speak_one_language(live_server, browser_pag
     browser = browser_page.context.browser
     # Instructor: both languages, phone and desktop; TA (same templates, fewer buttons): the
     # phone in both languages. Keeps the walk's cost down on a shared 2-core machine.
+    session = None  # the first context logs in through the form; the others start in its session
     for lang in ("zh-hans", "en"):
         for width in (1280, 390) if who == "prof_w" else (390,):
-            context = browser.new_context(viewport={"width": width, "height": 900})
+            context = browser.new_context(
+                viewport={"width": width, "height": 900}, storage_state=session
+            )
             context.set_default_timeout(15_000)  # ms; generous for 2 loaded cores
             context.add_cookies([{"name": "django_language", "value": lang,
                                   "url": live_server.url}])  # fmt: skip
             page = context.new_page()
-            browser_login(page, live_server, who, PW)
+            if session is None:
+                browser_login(page, live_server, who, PW)
+                cookies = context.storage_state()["cookies"]
+                session = {"cookies": [c for c in cookies if c["name"] != "django_language"]}
             for path in _pages(student, quiz, sub):
                 response = page.goto(f"{live_server.url}{path}")
                 assert response.status == 200, (who, path)
