@@ -66,6 +66,7 @@ def _cards(browser, live_server, username: str, pages: dict) -> dict[str, object
             session = {"cookies": [c for c in cookies if c["name"] != "django_language"]}
         for name, (path, table, per_record) in pages.items():
             assert page.goto(live_server.url + path).status == 200, path
+            assert "/accounts/login/" not in page.url, (lang, path)  # the session carried over
             rows = page.locator(f"{table} tbody tr").count()
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             cells = cells_on_a_phone(page, table)

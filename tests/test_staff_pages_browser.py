@@ -104,6 +104,7 @@ def test_staff_pages_fit_a_phone_and_speak_one_language(live_server, browser_pag
             for path in _pages(student, quiz, sub):
                 response = page.goto(f"{live_server.url}{path}")
                 assert response.status == 200, (who, path)
+                assert "/accounts/login/" not in page.url, (who, lang, width, path)  # logged in
                 overflow = page.evaluate(
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth"
                 )
