@@ -1,4 +1,5 @@
-"""The quiz engine's one source of "now". Tests patch ``quizzes.clock.now`` to move time.
+"""The quiz engine's one source of "now". Tests patch ``quizzes.clock.now`` to move the quiz
+engine's time, or ``pdcsite.clock.now`` (which this reads) to move the gradebook's as well.
 
 Every deadline decision (time limit, close, late window) reads the server's clock through here, never
 the browser's.
@@ -8,8 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.utils import timezone
+from pdcsite import clock
 
 
 def now() -> datetime:
-    return timezone.now()
+    return clock.now()
