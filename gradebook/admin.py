@@ -69,6 +69,7 @@ class GradeItemAdmin(admin.ModelAdmin):
         "late_policy",
         "curve_shown",
         "released",
+        "scores_from",
     )
     list_filter = ("kind", CategoryFilter, "released", "late_policy")
     search_fields = ("key", "title")
@@ -76,6 +77,12 @@ class GradeItemAdmin(admin.ModelAdmin):
     # item's staff page, with its preview and a reason).
     readonly_fields = ("released", "curve_kind", "curve_value", "curve_reason")
     actions = [release_items, hide_items]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: GradeItem | None = None):
+        fields = super().get_readonly_fields(request, obj)
+        # A quiz's item takes its hold from the quiz's review options on every sync
+        # (quizzes.services.quiz_scores_from): a date typed here would be overwritten.
+        return (*fields, "scores_from") if obj is not None and obj.from_quiz else fields
 
     def has_release_permission(self, request: HttpRequest) -> bool:
         return can_release(request.user)

@@ -19,6 +19,7 @@ from accounts.access import AccessQuerySet, OwnedQuerySet
 from accounts.fields import staff_field, student_field
 from accounts.language import in_page_language
 from gradebook import calc, reasons
+from pdcsite import clock
 from pdcsite.moments import local_text
 
 # The rules of the CheckConstraints below, as field validators and clean(): the admin and every
@@ -29,6 +30,17 @@ PERCENT = [
     MinValueValidator(0, _("不能小于 %(limit_value)s%%。")),
     MaxValueValidator(100, _("不能超过 %(limit_value)s%%。")),
 ]
+
+
+def scores_shown_q(now: datetime, prefix: str = "") -> models.Q:
+    """The one rule of when students see an item's scores, as a filter on items (``prefix``:
+    the path to the item, "item__" from a Grade): staff released them, and the item's hold
+    (``scores_from``) is empty or has passed. `GradeItem.scores_shown` is the same rule on one
+    item already read."""
+    return models.Q(**{f"{prefix}released": True}) & (
+        models.Q(**{f"{prefix}scores_from__isnull": True})
+        | models.Q(**{f"{prefix}scores_from__lte": now})
+    )
 
 
 class GradeItemQuerySet(AccessQuerySet):
@@ -94,6 +106,17 @@ class GradeItem(models.Model):
     )
     due_at = models.DateTimeField(_("截止时间"), null=True, blank=True)
     released = models.BooleanField(_("已发布成绩"), default=True)
+    # A hold on top of staff's release: a quiz that shows points only once it closes keeps its
+    # item's scores from students until then (quizzes.services.quiz_scores_from writes it).
+    scores_from = models.DateTimeField(
+        _("学生可见分数的时间"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "学生从这个时间起才能看到这个成绩项的分数（成绩还须已发布）；留空则发布即可见。"
+            "测验的成绩项按测验的得分公布设置自动填写。"
+        ),
+    )
     late_policy = models.CharField(
         _("迟交政策"), max_length=16, choices=LatePolicy.choices, default=LatePolicy.NONE
     )
@@ -152,6 +175,18 @@ class GradeItem(models.Model):
             return None
         return calc.Curve(self.curve_kind, self.curve_value)
 
+    def scores_shown(self, now: datetime | None = None) -> bool:
+        """Students see this item's scores now (`scores_shown_q`, on the item in hand): staff
+        released them and the hold, if any, has passed."""
+        now = now or clock.now()
+        return self.released and (self.scores_from is None or now >= self.scores_from)
+
+    @property
+    def from_quiz(self) -> bool:
+        """Fed by a quiz ("quiz:<pk>", Quiz.gradebook_key), whose review options decide when
+        students see its scores (``scores_from``)."""
+        return self.key.startswith("quiz:")
+
     @property
     def from_lab(self) -> bool:
         """Fed by a lab assignment (gradinglab's `Assignment.grade_item_key`, "lab:<pk>"), whose
@@ -161,8 +196,9 @@ class GradeItem(models.Model):
 
 class GradeQuerySet(OwnedQuerySet):
     def for_member(self, user) -> GradeQuerySet:
-        """Staff see every grade; a student sees only their own grades of released items."""
-        return self.owned_by(user).filter(item__released=True)
+        """Staff see every grade; a student sees only their own grades of items whose scores
+        are shown to students now (released, and past any hold: `scores_shown_q`)."""
+        return self.owned_by(user).filter(scores_shown_q(clock.now(), "item__"))
 
 
 class Grade(models.Model):

@@ -30,8 +30,10 @@ from gradebook.models import (
     GradeItem,
     RegradeRequest,
     category_name,
+    scores_shown_q,
 )
 from gradebook.refs import ref_well_formed
+from pdcsite import clock
 
 User = get_user_model()
 
@@ -76,7 +78,9 @@ def _spec(item: GradeItem) -> calc.ItemSpec:
         late_policy=item.late_policy,
         penalty_per_day=item.late_penalty_per_day,
         penalty_cap=item.late_penalty_cap,
-        released=item.released,
+        # What a student's standing (released_only) counts: the item's scores shown to students
+        # now, so a held item (GradeItem.scores_from) stays out of their totals until it shows.
+        released=item.scores_shown(),
         curve=item.curve,
     )
 
@@ -198,7 +202,7 @@ def standing(course: Course, facts: calc.StudentFacts, *, released_only: bool) -
 @dataclass
 class StudentRow:
     item: GradeItem
-    result: calc.ItemResult | None  # None: the item is not released, so nothing about the score
+    result: calc.ItemResult | None  # None: the item's scores are not shown (yet): nothing of it
     status: str
     category_title: str = ""  # the title of the item's category, for category_name
     # The student's own deadline (extended or not), shown released or not.
@@ -208,12 +212,13 @@ class StudentRow:
     open_regrades: int = 0
 
 
-def student_status(item: GradeItem, result: calc.ItemResult) -> str:
-    """not_started / missing / submitted (score not released) / released / excused."""
+def student_status(shown: bool, result: calc.ItemResult) -> str:
+    """not_started / missing / submitted (score not shown yet) / released / excused. ``shown``:
+    the item's `scores_shown()` (released, and past any hold)."""
     if result.status == calc.GRADED:
-        return "released" if item.released else "submitted"
-    if result.status == calc.MISSING and not item.released:
-        return "not_started"  # an unreleased item says nothing, not even "missing"
+        return "released" if shown else "submitted"
+    if result.status == calc.MISSING and not shown:
+        return "not_started"  # an unshown item says nothing, not even "missing"
     return result.status
 
 
@@ -233,11 +238,12 @@ def student_view(student: AbstractBaseUser) -> dict:
     for item in course.items:
         result = mine.items[item.key]
         grade = grades.get(item.pk)
+        shown = item.scores_shown()  # released, and past any hold (GradeItem.scores_from)
         rows.append(
             StudentRow(
                 item=item,
-                result=result if item.released else None,
-                status=student_status(item, result),
+                result=result if shown else None,
+                status=student_status(shown, result),
                 category_title=course.category_title(item.category),
                 due_at=result.due_at,
                 extended=result.extended,
@@ -487,7 +493,7 @@ def recent_grades(student: AbstractBaseUser, limit: int) -> list[RecentGrade]:
     grades = list(
         Grade.objects.visible_to(student)
         .owned_by(student)
-        .filter(item__released=True)
+        .filter(scores_shown_q(clock.now(), "item__"))
         .select_related("item")
         .order_by("-computed_at")[:limit]
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
+from types import EllipsisType
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -70,9 +71,14 @@ def grade_item_ensure(
     weight: Decimal | int = 1,
     late: dict[str, object] | None = None,
     released: bool = True,
+    scores_from: datetime | None | EllipsisType = ...,
 ) -> GradeItem:
     """Create the item or update its descriptive fields; keeps staff's release choice.
     ``released`` is the new item's first choice (an imported exam starts hidden).
+
+    ``scores_from`` (GradeItem.scores_from) is the moment students see the item's scores from,
+    written on every call that gives it, so the feeder that decides it (a quiz's review options)
+    moves the hold with them; left out (``...``), the item keeps the one it has.
 
     ``late`` (late_policy, late_penalty_per_day, late_penalty_cap) is the item's initial policy: it
     is written when the item is created and never again, so a quiz or an assignment that re-ensures
@@ -90,6 +96,8 @@ def grade_item_ensure(
         "due_at": due_at,
         "weight": Decimal(str(weight)),
     }
+    if scores_from is not ...:
+        fields["scores_from"] = scores_from
     defaults = {**fields, **(late or {}), "released": released}
     item, created = GradeItem.objects.get_or_create(key=key, defaults=defaults)
     if not created and any(getattr(item, name) != value for name, value in fields.items()):
