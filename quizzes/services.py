@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Final, Literal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -26,7 +27,12 @@ from gradebook.calc import Score
 from gradebook.models import Grade, GradeItem
 from gradebook.reasons import Reason
 from gradebook.selectors import late_rule
-from gradebook.services import grade_item_ensure, grade_item_late_policy_set, grade_record
+from gradebook.services import (
+    grade_item_ensure,
+    grade_item_late_policy_set,
+    grade_record,
+    item_release_set,
+)
 from quizzes import clock
 from quizzes.bank import ID_TAKEN, BankError, BankFile, QuestionSpec
 from quizzes.generators import variant_seed
@@ -527,11 +533,42 @@ def quiz_late_policy(quiz: Quiz) -> dict[str, object]:
     }
 
 
+# `quiz_scores_from`'s answer for a quiz that never shows a student their points.
+NEVER: Final = "never"
+
+
+def quiz_scores_from(quiz: Quiz) -> datetime | None | Literal["never"]:
+    """When a student may see their points on ``quiz`` after submitting: the one rule the
+    gradebook item's hold (GradeItem.scores_from) is written from, as the review shows them
+    (`quizzes.selectors.review_moment`, `Quiz.review_flags`).
+
+    - None: at once, where the review shows points after submitting (review_points_after). Also
+      when it hides them again after the close (points_closed off): a score read once cannot be
+      taken back, and the gradebook's one moment says from when, not until when.
+    - The quiz's hard close (`quiz_hard_close`, the late window's end else the close), where
+      points show only once it is closed.
+    - NEVER where the review never shows points: after the close it does not either, or the quiz
+      has no close to reach. The gradebook item is then kept hidden with no end: created
+      unreleased, and hidden when staff change the quiz to this (`quiz_settings_apply`), so the
+      score reaches students when an instructor releases the item in the gradebook, the staff
+      toggle's usual meaning (scores typed in for an exam wait for it the same way).
+    """
+    if quiz.review_points_after:
+        return None
+    close = quiz_hard_close(quiz)
+    if quiz.review_points_closed and close is not None:
+        return close
+    return NEVER
+
+
 def quiz_gradebook_item(quiz: Quiz):
-    """The graded quiz's gradebook item, created or updated (title, maximum, due date).
+    """The graded quiz's gradebook item, created or updated (title, maximum, due date, and when
+    students see its scores: `quiz_scores_from`, written on every call so that a change of the
+    quiz's review options or close moves the hold).
 
     The late policy is given once, when the item is created; after that the gradebook owns it.
     """
+    shown = quiz_scores_from(quiz)
     return grade_item_ensure(
         key=quiz.gradebook_key,
         title=quiz.title,
@@ -541,6 +578,8 @@ def quiz_gradebook_item(quiz: Quiz):
         category="quiz",
         due_at=quiz.closes_at,
         late=quiz_late_policy(quiz),
+        released=shown != NEVER,
+        scores_from=None if shown == NEVER else shown,
     )
 
 
@@ -597,6 +636,19 @@ RESCORE_FIELDS = frozenset(
 )
 
 
+def _made_never(quiz: Quiz, changed: Collection[str]) -> bool:
+    """This change of settings (``changed``, already saved) leaves the quiz never showing points
+    (`quiz_scores_from`) where it may have shown them: a review option changed, or the close went
+    while points were to show once closed. A new close date of a quiz whose review never shows
+    points does not count, so it does not hide again an item an instructor has released."""
+    if quiz_scores_from(quiz) != NEVER:
+        return False
+    review = {"review_points_after", "review_points_closed"}
+    return bool(review & set(changed)) or (
+        quiz.review_points_closed and bool({"closes_at", "late_until"} & set(changed))
+    )
+
+
 def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
     """What follows a staff change of a quiz's settings (already saved): a published graded
     quiz's gradebook item follows its title, maximum and due date, a new late penalty becomes
@@ -605,6 +657,10 @@ def quiz_settings_apply(*, quiz: Quiz, changed: Collection[str], actor) -> int:
     if quiz.is_graded and quiz.published:
         quiz_gradebook_item(quiz)
     item = GradeItem.objects.filter(key=quiz.gradebook_key).first()
+    if item is not None and _made_never(quiz, changed):
+        # Staff made the quiz never show points: its item's scores are hidden too (audited as
+        # theirs), until an instructor releases them in the gradebook (quiz_scores_from).
+        item = item_release_set(item=item, released=False, actor=actor)
     if item is not None and "late_penalty_percent" in changed:
         # The gradebook item holds the policy once it exists (it charges the penalty): a new
         # "迟交扣分" is written there, never kept on the quiz alone. Its followers are not called:

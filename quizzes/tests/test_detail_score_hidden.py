@@ -55,12 +55,6 @@ def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, cli
     assert "10.00 / 10" in _list_row(client_a, quiz)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: the quiz's gradebook item is created released, so 我的成绩 shows the score the "
-    "quiz holds back until the close (a fix needs the gradebook to hold a quiz item's scores "
-    "until its close, or the item created hidden; see the session 55 audit report)",
-)
 @pytest.mark.django_db
 def test_the_gradebook_also_waits_for_the_close(student_a, client_a) -> None:
     q = question_single("hide-2", correct="b")
