@@ -12,8 +12,10 @@ import io
 import re
 from datetime import datetime, timedelta
 from decimal import Decimal
+from importlib import import_module
 
 import pytest
+from django.apps import apps
 from django.utils import timezone
 
 from gradebook.models import GradeItem
@@ -175,3 +177,18 @@ def test_no_close_means_no_end_to_the_hold(student_a) -> None:
     quiz = _submitted_half(student_a, closes_at=None, review_points_after=False)
     assert quiz_scores_from(quiz) == NEVER
     assert not GradeItem.objects.get(key=quiz.gradebook_key).released
+
+
+def test_the_migration_holds_the_items_made_before(student_a) -> None:
+    """Items made before the hold existed get it from the migration, as the next sync would."""
+    hold_scores = import_module("quizzes.migrations.0014_quiz_items_hold_scores").hold_scores
+    close = timezone.now() + timedelta(hours=1)
+    held = _submitted_half(student_a, closes_at=close, review_points_after=False)
+    GradeItem.objects.update(scores_from=None)  # as made before the field
+    hold_scores(apps, None)
+    assert GradeItem.objects.get(key=held.gradebook_key).scores_from == close
+    held.review_points_after = True  # a quiz showing points at once is left alone
+    held.save()
+    GradeItem.objects.update(scores_from=None)
+    hold_scores(apps, None)
+    assert GradeItem.objects.get(key=held.gradebook_key).scores_from is None
