@@ -29,22 +29,28 @@ def _list_row(client, quiz: Quiz) -> str:
     return page.split(f'href="/quizzes/{quiz.slug}/"')[1].split("</tr>")[0]
 
 
-@pytest.mark.django_db
-def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, client_ta) -> None:
-    q = question_single("hide-1", correct="b")
+def _held_quiz_answered_right(student, slug: str) -> Quiz:
+    """A graded quiz (3 attempts, closes in an hour) that shows points only after the close,
+    with one right answer of ``student``'s submitted."""
+    q = question_single(f"{slug}-q", correct="b")
     quiz = quiz_with(
         [q],
-        slug="hidden-score",
+        slug=slug,
         max_attempts=3,
         grade_max_points=Decimal("10"),
         closes_at=timezone.now() + timedelta(hours=1),
         review_points_after=False,
     )
-    attempt = attempt_start(quiz=quiz, student=student_a)
-    answer_save(attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["b"]})
+    attempt = attempt_start(quiz=quiz, student=student)
+    answer_save(attempt_id=attempt.pk, student=student, question_id=q.pk, data={"value": ["b"]})
     attempt_submit(attempt_id=attempt.pk)
     assert Attempt.objects.get(pk=attempt.pk).score == Decimal("10.00")
+    return quiz
 
+
+@pytest.mark.django_db
+def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a) -> None:
+    quiz = _held_quiz_answered_right(student_a, "hidden-score")
     table = _attempts_table(client_a, quiz)
     assert "10.00" not in table and "截止后公布" in table
     listed = _list_row(client_a, quiz)  # the quiz list's best score waits too (quiz_rows)
@@ -57,18 +63,7 @@ def test_the_score_waits_for_the_close_on_the_quiz_page(student_a, client_a, cli
 
 @pytest.mark.django_db
 def test_the_gradebook_also_waits_for_the_close(student_a, client_a) -> None:
-    q = question_single("hide-2", correct="b")
-    quiz = quiz_with(
-        [q],
-        slug="hidden-grade",
-        max_attempts=3,
-        grade_max_points=Decimal("10"),
-        closes_at=timezone.now() + timedelta(hours=1),
-        review_points_after=False,
-    )
-    attempt = attempt_start(quiz=quiz, student=student_a)
-    answer_save(attempt_id=attempt.pk, student=student_a, question_id=q.pk, data={"value": ["b"]})
-    attempt_submit(attempt_id=attempt.pk)
+    quiz = _held_quiz_answered_right(student_a, "hidden-grade")
     grades = client_a.get("/grades/api/mine").json()
     row = next(i for i in grades["items"] if i["key"] == quiz.gradebook_key)
     assert row["points"] is None
