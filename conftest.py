@@ -116,11 +116,19 @@ def django_db_setup(
     template (PostgreSQL CREATE DATABASE ... TEMPLATE, well under a second). A migrate on a fresh
     database is about 13 CPU-seconds (Django re-renders the model states of ~260 AlterFields), and
     `make test`'s three workers ran it three times on two cores. Outside xdist, on SQLite, with
-    --reuse-db or --no-migrations: pytest-django's own setup, unchanged."""
+    --reuse-db or --no-migrations: pytest-django's own setup, unchanged (the databases its tests
+    name, serialized only for a test that asks for serialized rollback, kept under --reuse-db).
+
+    A template is this run's only where the run's own temporary folder says it made one: a run
+    killed before its controller dropped its template leaves it behind, and a later run whose
+    controller has the same process id (the name's run id) would otherwise copy that old schema."""
     import fcntl
 
     from django.db import connection
     from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
 
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     plain = (
@@ -139,22 +147,30 @@ def django_db_setup(
             config = setup_databases(
                 verbosity=verbosity,
                 interactive=False,
-                aliases={"default"},
+                aliases=aliases,
+                serialized_aliases=serialized_aliases,
                 keepdb=bool(django_db_keepdb and not django_db_createdb),
             )
         else:
-            lock = (tmp_path_factory.getbasetemp().parent / "test-db-template.lock").open("w")
+            run_dir = tmp_path_factory.getbasetemp().parent  # the run's, its workers' together
+            made = run_dir / "test-db-template.made"
+            lock = (run_dir / "test-db-template.lock").open("w")
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 template = _template_name()
-                if not _clone_source(connection):
+                if not (made.exists() and _clone_source(connection)):
                     config = setup_databases(
-                        verbosity=verbosity, interactive=False, aliases={"default"}
+                        verbosity=verbosity,
+                        interactive=False,
+                        aliases=aliases,
+                        serialized_aliases=serialized_aliases,
                     )
                     connection.close()
                     with connection._nodb_cursor() as cursor:
                         own = connection.settings_dict["NAME"]
+                        cursor.execute(f'DROP DATABASE IF EXISTS "{template}"')  # a dead run's
                         cursor.execute(f'CREATE DATABASE "{template}" TEMPLATE "{own}"')
+                    made.touch()
                 else:
                     old_name = connection.settings_dict["NAME"]
                     own = connection.creation._get_test_db_name()
@@ -167,12 +183,16 @@ def django_db_setup(
                     settings.DATABASES["default"]["NAME"] = own
                     connection.settings_dict["NAME"] = own
                     connection.ensure_connection()
+                    if "default" in serialized_aliases:  # as setup_databases does
+                        connection._test_serialized_contents = (
+                            connection.creation.serialize_db_to_string()
+                        )
                     config = [(connection, old_name, True)]
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
                 lock.close()
     yield
-    if not (django_db_keepdb and not django_db_createdb):
+    if not django_db_keepdb:
         with django_db_blocker.unblock():
             try:
                 teardown_databases(config, verbosity=verbosity)
