@@ -33,6 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(settings.BASE_DIR)
 SHOTS = ROOT / "var" / "screenshots"
+LOGIN = "/accounts/login/"  # where a page sends a visitor whose session did not carry over
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 DESKTOP = {"width": 1280, "height": 900}
 PW_PER_SHAPE = 1  # pages per URL shape in the browser crawl (the client crawler does 2)
@@ -217,6 +218,7 @@ def _lectures_fit_phone(page, base: str) -> tuple[int, list[str]]:
     wide = []
     for number in numbers:
         page.goto(f"{base}/lectures/{number}/")
+        assert LOGIN not in page.url, number  # the session carried (see _context's `state`)
         m = page.evaluate(OVERFLOW_JS)
         if m["scroll"] > m["inner"]:
             wide.append(f"/lectures/{number}/: scrollWidth {m['scroll']} ({'; '.join(m['wide'])})")
@@ -265,6 +267,8 @@ def test_pages_fit_a_phone_pass_axe_and_are_photographed(live_server, _browser) 
             )
             for name, path in shown.items():
                 page.goto(base + path)
+                # The session carried: else axe, the dark check and the shot read the login form.
+                assert LOGIN not in page.url, (role, lang, path)
                 _shoot(page, f"desktop-{role}-{lang[:2]}-{name}")
                 problems += [f"[{role} {lang} axe] {path}: {v}" for v in _axe(page)]
                 if role == "student" and lang == "zh-hans":  # the main pages in the dark scheme
