@@ -15,6 +15,15 @@ from django.utils.translation import pgettext_lazy
 # One answer whether another nickname or another account's username holds the name: a separate
 # "is someone's username" told anyone with a profile which usernames (student IDs) exist.
 PSEUDONYM_TAKEN = _("这个昵称已被别人使用，请换一个。")
+PSEUDONYM_BAD_CHARACTER = _("昵称不能含控制字符或看不见的格式字符。")
+
+
+def pseudonym_has_bad_character(name: str) -> bool:
+    """A control character (Cc: a NUL would reach PostgreSQL, which refuses it, a 500) or an
+    invisible format character (Cf: zero-width space, word joiner, bidi overrides: "student_a"
+    with one in it shows as another student's username on the leaderboard). The profile page
+    (services.profile_pseudonym_set) and the admin (Profile.clean) refuse both."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name)
 
 
 class Profile(models.Model):
@@ -66,6 +75,8 @@ class Profile(models.Model):
         name = unicodedata.normalize("NFKC", self.pseudonym).strip()
         if not name:
             return
+        if pseudonym_has_bad_character(name):  # before the query below: a NUL would fail it
+            raise ValidationError({"pseudonym": PSEUDONYM_BAD_CHARACTER})
         # Another account's username on the leaderboard passes for that person (student IDs are
         # usernames). Only a check: a later account named like a nickname is not refused.
         others = get_user_model()._default_manager.exclude(pk=self.user_id)

@@ -25,7 +25,13 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from accounts import selectors
-from accounts.models import PSEUDONYM_TAKEN, ApiToken, Profile
+from accounts.models import (
+    PSEUDONYM_BAD_CHARACTER,
+    PSEUDONYM_TAKEN,
+    ApiToken,
+    Profile,
+    pseudonym_has_bad_character,
+)
 from accounts.roles import INSTRUCTOR, ROLES, STUDENT, TA, role_cache_clear, roles_sync
 from pdcsite.errors import LineErrors
 from pdcsite.throttle import throttle_hit, throttle_refund
@@ -422,11 +428,8 @@ def profile_pseudonym_set(*, user: AbstractBaseUser, pseudonym: str) -> Profile:
         settings.PDC_PSEUDONYM_ATTEMPTS_PER_HOUR
     ):
         raise ProfileThrottled(gettext("修改昵称的次数过多，请一小时后再试。"))
-    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in pseudonym):
-        # A NUL would reach PostgreSQL (which refuses it: a 500); none belongs on a leaderboard.
-        # Nor do invisible format characters (Cf: zero-width space, word joiner, bidi overrides):
-        # "student_a" with one in it shows as another student's username on the leaderboard.
-        raise ProfileError(gettext("昵称不能含控制字符。"))
+    if pseudonym_has_bad_character(pseudonym):  # before the queries below (a NUL fails them)
+        raise ProfileError(str(PSEUDONYM_BAD_CHARACTER))
     if len(pseudonym) > PSEUDONYM_MAX:
         raise ProfileError(gettext("昵称最多 %(n)d 个字符。") % {"n": PSEUDONYM_MAX})
     profile = Profile.objects.filter(user=user).first()

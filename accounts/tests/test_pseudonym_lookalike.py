@@ -11,8 +11,9 @@ nickname is compared, and kept unique, in its NFKC form, the one Django stores u
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 
-from accounts.models import Profile
+from accounts.models import PSEUDONYM_BAD_CHARACTER, Profile
 
 pytestmark = pytest.mark.django_db
 PAGE = "/accounts/profile/pseudonym/"
@@ -45,3 +46,14 @@ def test_a_full_width_copy_of_another_nickname_is_taken(client_a, client_b, stud
 def test_chinese_and_full_width_nicknames_are_kept_in_their_nfkc_form(client_a, student_a) -> None:
     assert client_a.post(PAGE, {"pseudonym": "并行小王子 ２号"}).status_code == 302
     assert Profile.objects.get(user=student_a).pseudonym == "并行小王子 2号"
+
+
+@pytest.mark.parametrize("name", ["student_a\u200b", "小王\u202e子", "a\x00b"])
+def test_the_admin_refuses_the_same_characters(student_a, student_b, name) -> None:
+    """Profile.clean, which the admin's form runs, holds the page's character rule too (before
+    its query: a NUL would reach PostgreSQL)."""
+    profile = Profile.objects.get(user=student_b)
+    profile.pseudonym = name
+    with pytest.raises(ValidationError) as refused:
+        profile.clean()
+    assert refused.value.message_dict == {"pseudonym": [str(PSEUDONYM_BAD_CHARACTER)]}

@@ -53,4 +53,4 @@ def test_a_nickname_with_a_control_character_is_refused_with_a_clear_error(
 ) -> None:
     response = client_a.post("/accounts/profile/pseudonym/", {"pseudonym": nickname})
     assert response.status_code == 400
-    assert "昵称不能含控制字符" in response.content.decode()
+    assert "昵称不能含控制字符或看不见的格式字符" in response.content.decode()
