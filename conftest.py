@@ -114,7 +114,7 @@ def django_db_setup(
     """Each xdist worker's test database, migrated once per run, not once per worker: the first
     worker that needs one migrates its own and copies it as a template; the others copy that
     template (PostgreSQL CREATE DATABASE ... TEMPLATE, well under a second). A migrate on a fresh
-    database is about 13 CPU-seconds (Django re-renders the model states of ~260 AlterFields), and
+    database is about 10 CPU-seconds (Django re-renders the model states of ~260 AlterFields), and
     `make test`'s three workers ran it three times on two cores. Outside xdist, on SQLite, with
     --reuse-db or --no-migrations: pytest-django's own setup, unchanged (the databases its tests
     name, serialized only for a test that asks for serialized rollback, kept under --reuse-db).
