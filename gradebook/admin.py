@@ -82,7 +82,10 @@ class GradeItemAdmin(admin.ModelAdmin):
         fields = super().get_readonly_fields(request, obj)
         # A quiz's item takes its hold from the quiz's review options on every sync
         # (quizzes.services.quiz_scores_from): a date typed here would be overwritten.
-        return (*fields, "scores_from") if obj is not None and obj.from_quiz else fields
+        # By the key as stored: a refused change form comes back with the typed key on ``obj``,
+        # and a junk key there made the field editable in a form built without it (a 500).
+        stored = GradeItem.objects.filter(pk=obj.pk).first() if obj is not None and obj.pk else None
+        return (*fields, "scores_from") if stored is not None and stored.from_quiz else fields
 
     def has_release_permission(self, request: HttpRequest) -> bool:
         return can_release(request.user)

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from conftest import admin_form_errors
 from gradebook import selectors
 from gradebook.models import Grade, GradeItem, scores_shown_q
 from gradebook.services import grade_item_ensure, grade_record
@@ -85,3 +86,16 @@ def test_the_admin_shows_the_hold(client_instructor, make_item) -> None:
     assert "学生可见分数的时间" in form and 'name="scores_from_0"' not in form
     listing = client_instructor.get("/admin/gradebook/gradeitem/").content.decode()
     assert "column-scores_from" in listing
+
+
+def test_a_refused_change_of_a_quiz_item_comes_back_without_a_server_error(
+    client_instructor, make_item
+) -> None:
+    """The field is read-only by the key as stored: a junk key typed on a quiz item's form (the
+    admin junk test's) made it editable in a form built without it, a 500."""
+    quiz = make_item("quiz:78", kind="quiz", scores_from=HOLD)
+    url = f"/admin/gradebook/gradeitem/{quiz.pk}/change/"
+    data = {"key": "<script>", "title": "测验", "kind": "quiz", "max_points": "10"}
+    errors = admin_form_errors(client_instructor, url, data, "zh-hans")
+    assert "key" in errors
+    assert GradeItem.objects.get(pk=quiz.pk).key == "quiz:78"
