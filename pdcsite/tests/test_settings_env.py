@@ -47,11 +47,6 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
-def _load_settings(env: dict[str, str]) -> subprocess.CompletedProcess:
-    code = "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='pdcsite.settings'; django.setup(); print('OK')"
-    return _run(["-c", code], env)
-
-
 BAD_VALUES = [
     ("DEBUG", "maybe"),
     ("DEBUG", ""),
