@@ -9,6 +9,7 @@ Chinese course titles carry lang="zh-CN"; grader output lang="en"), and code (`c
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
@@ -231,10 +232,11 @@ def shape(path: str) -> str:
     return re.sub(r"\d+", "<n>", path)
 
 
-def page_links(base_url: str, page: _Page) -> list[str]:
-    """Same-site links of a parsed page that are pages, as paths with their query string."""
+def page_links(base_url: str, hrefs: Iterable[str]) -> list[str]:
+    """Same-site links among a page's hrefs (a parsed page's ``links``) that are pages, as paths
+    with their query string."""
     out = []
-    for href in page.links:
+    for href in hrefs:
         if href.startswith(("#", "mailto:", "javascript:")):
             continue
         url = urlsplit(urljoin(base_url, href))

@@ -80,7 +80,7 @@ def _post_forms(client: Client, start: list[str]) -> tuple[int, list[str]]:
         if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
             continue
         html = response.content.decode()
-        frontier.add(crawl.page_links(f"http://testserver{path}", crawl.parse(html)))
+        frontier.add(crawl.page_links(f"http://testserver{path}", crawl.parse(html).links))
         parser = _Forms()
         parser.feed(html)
         for form in parser.forms:

@@ -58,7 +58,7 @@ def _crawl(
         ours = not path.startswith("/admin/")
         found = crawl.problems(parsed, data_words=data_words, structure=ours)
         failures += [(p, path) for p in found]
-        frontier.add(crawl.page_links(f"http://testserver{path}", parsed))
+        frontier.add(crawl.page_links(f"http://testserver{path}", parsed.links))
     return visited, failures
 
 

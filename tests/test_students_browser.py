@@ -18,7 +18,6 @@ import re
 import time
 from datetime import timedelta
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -206,7 +205,7 @@ def _crawl_phone(
             )
         if path in unshot:
             _shoot(page, unshot.pop(path))
-        frontier.add(crawl.page_links(base + path, SimpleNamespace(links=m["links"])))
+        frontier.add(crawl.page_links(base + path, m["links"]))
     return visited, wide, unshot
 
 
